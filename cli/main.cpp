@@ -1,0 +1,204 @@
+// mancala: the engine from the shell. See README.md ("The mancala command").
+#include <charconv>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "mancala/match.hpp"
+
+namespace {
+
+using mancala::Json;
+using mancala::Match;
+using mancala::Outcome;
+
+constexpr const char* kUsage = R"(usage:
+  mancala games
+      every game id with its name, player counts and options
+  mancala replay <game> [--options JSON] [--seed N]
+      prints the opening state, then reads one line per action from standard input:
+      tokens for the player to move (r4, c3 R Q D, 9 cw), or resign <seat>, concede <seat>,
+      plex <seat>, plex_timeout; prints one JSON line per input line
+  mancala random <game> [--options JSON] [--seed N] [--games K]
+      plays K games of uniformly random legal decisions, one game record per line
+  mancala bench [<game>...] [--seconds S]
+      random playouts: decisions per second, playouts per second, decisions per playout
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Args {
+  std::vector<std::string> positional;
+  Json options = Json::object();
+  std::uint64_t seed = 1;
+  long long games = 1;
+  double seconds = 1.0;
+};
+
+template <class T>
+T parse_number(const std::string& flag, const std::string& text) {
+  T value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size())
+    throw UsageError(flag + " needs a number, got '" + text + "'");
+  return value;
+}
+
+Args parse_args(int argc, char** argv, int first) {
+  Args args;
+  for (int i = first; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--options") {
+      try {
+        args.options = Json::parse(value());
+      } catch (const Json::parse_error& e) {
+        throw UsageError(std::string("--options is not valid JSON: ") + e.what());
+      }
+    } else if (arg == "--seed") {
+      args.seed = parse_number<std::uint64_t>(arg, value());
+    } else if (arg == "--games") {
+      args.games = parse_number<long long>(arg, value());
+      if (args.games < 1) throw UsageError("--games must be at least 1");
+    } else if (arg == "--seconds") {
+      args.seconds = parse_number<double>(arg, value());
+      if (!(args.seconds > 0)) throw UsageError("--seconds must be positive");
+    } else if (arg.starts_with("--")) {
+      throw UsageError("unknown flag " + arg);
+    } else {
+      args.positional.push_back(arg);
+    }
+  }
+  return args;
+}
+
+int games_command() {
+  Json out = Json::array();
+  for (const auto& type : mancala::game_types())
+    out.push_back(Json{{"id", type.id},
+                       {"name", type.name},
+                       {"players", {{"min", type.min_players}, {"max", type.max_players}}},
+                       {"options", mancala::describe_options(type.options)}});
+  std::cout << out.dump() << '\n';
+  return 0;
+}
+
+Json state_line(const Match& match) {
+  const Json state = match.state();
+  return Json{{"ok", true},
+              {"position", state["position"]},
+              {"to_move", state["to_move"]},
+              {"phase", state["phase"]},
+              {"round", state["round"]},
+              {"legal", state["legal"]},
+              {"result", state["result"]}};
+}
+
+// `resign 1` -> the seat, or nothing when the rest is not a seat number.
+std::optional<int> seat_argument(const std::string& line, std::size_t prefix) {
+  if (line.size() <= prefix || line[prefix - 1] != ' ') return std::nullopt;
+  int seat = 0;
+  const char* first = line.data() + prefix;
+  const auto [end, error] = std::from_chars(first, line.data() + line.size(), seat);
+  if (error != std::errc() || end != line.data() + line.size()) return std::nullopt;
+  return seat;
+}
+
+Outcome act(Match& match, const std::string& line) {
+  const auto bad = [](std::string message) {
+    return Outcome{mancala::MoveError{mancala::ErrorCode::bad_request, std::move(message), {}, {}},
+                   {}};
+  };
+  if (line == "plex_timeout") return match.plex_timeout();
+  for (const char* verb : {"resign", "concede", "plex"}) {
+    const std::string word = verb;
+    if (line == word || line.starts_with(word + " ")) {
+      const auto seat = seat_argument(line, word.size() + 1);
+      if (!seat) return bad(word + " needs a seat number, as in '" + word + " 0'");
+      if (word == "resign") return match.resign(*seat);
+      if (word == "concede") return match.concede(*seat);
+      return match.claim_plex(*seat);
+    }
+  }
+  return match.play(line);
+}
+
+int replay_command(const Args& args) {
+  if (args.positional.size() != 2) throw UsageError("replay takes one game id");
+  Match match = Match::create(args.positional[1], args.options, args.seed);
+  std::cout << state_line(match).dump() << std::endl;
+  int status = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const Outcome outcome = act(match, line);
+    if (outcome.ok()) {
+      std::cout << state_line(match).dump() << std::endl;
+    } else {
+      status = 1;
+      std::cout << Json{{"ok", false}, {"error", outcome.error->to_json()}}.dump() << std::endl;
+    }
+  }
+  return status;
+}
+
+int random_command(const Args& args) {
+  if (args.positional.size() != 2) throw UsageError("random takes one game id");
+  mancala::Random rng(args.seed);
+  for (long long g = 0; g < args.games; ++g) {
+    Match match = Match::create(args.positional[1], args.options, rng.next());
+    mancala::DecisionList legal;
+    while (!match.over()) {
+      if (match.game().phase() == mancala::Phase::plex) {
+        match.plex_timeout();
+        continue;
+      }
+      match.game().legal(legal);
+      const auto pick = legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
+      const Outcome outcome = match.play(match.game().token(pick));
+      if (!outcome.ok()) throw std::logic_error("engine refused its own legal move: " +
+                                                outcome.error->message);
+    }
+    Json record = match.record();
+    record["result"] = match.game().result();
+    std::cout << record.dump() << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    if (argc < 2) throw UsageError("missing command");
+    const std::string command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    const Args args = parse_args(argc, argv, 1);
+    if (command == "games") return games_command();
+    if (command == "replay") return replay_command(args);
+    if (command == "random") return random_command(args);
+    if (command == "bench") {
+      return mancala::cli::run_bench({args.positional.begin() + 1, args.positional.end()},
+                                     args.seconds);
+    }
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const UsageError& e) {
+    std::cerr << "mancala: " << e.what() << " (see mancala --help)\n";
+    return 2;
+  } catch (const mancala::EngineError& e) {
+    std::cerr << "mancala: " << to_string(e.code()) << ": " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "mancala: " << e.what() << '\n';
+    return 1;
+  }
+}

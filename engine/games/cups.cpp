@@ -1,0 +1,213 @@
+#include "games/cups.hpp"
+
+#include <charconv>
+
+namespace mancala {
+namespace {
+
+const OptionSpec kOptions[] = {
+    {"cups_per_side", 4, nullptr, 3, 10, "Cups in each row; each reserve starts with 10 beans per cup"},
+    {"first_player", 0, Json::array({0, 1, "random"}), 0, 0, "Who moves first: South (0), North (1) or a random draw"},
+    {"illegal_move_policy", "reject", Json::array({"reject", "forfeit"}), 0, 0,
+     "An illegal move is refused (reject) or loses the game (forfeit)"},
+};
+
+// Cup i of one side faces cup N + 1 - i of the other (G5).
+int opposite(int cups, int i) { return cups + 1 - i; }
+
+bool has_legal_move(const CupsState& s, Seat p) {
+  if (s.reserve[p] > 0) return true;
+  const int n = s.cups_per_side;
+  for (int i = 1; i <= n; ++i)
+    if (s.cups[p][i - 1] == n + 1 - i) return true;
+  return false;
+}
+
+const char* end_reason_name(CupsEnd end) {
+  switch (end) {
+    case CupsEnd::no_moves: return "no_moves";
+    case CupsEnd::illegal_move: return "illegal_move";
+    case CupsEnd::resign: return "resign";
+    case CupsEnd::none: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<Decision> parse_source_token(std::string_view token, int cups, int max_reserve) {
+  if (token.size() < 2 || (token[0] != 'r' && token[0] != 'c') || token[1] == '0') return std::nullopt;
+  int value = 0;
+  const char* first = token.data() + 1;
+  const char* last = token.data() + token.size();
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (error != std::errc() || end != last || value < 1) return std::nullopt;
+  if (token[0] == 'r') {
+    if (value > max_reserve) return std::nullopt;
+    return static_cast<Decision>(value);
+  }
+  if (value > cups) return std::nullopt;
+  return static_cast<Decision>(kCupDecision + value);
+}
+
+std::string source_token(Decision decision) {
+  return decision > kCupDecision ? "c" + std::to_string(decision - kCupDecision)
+                                 : "r" + std::to_string(decision);
+}
+
+Cups::Cups(const GameSetup& setup) : options_(std::make_shared<const Json>(setup.options)) {
+  s_.cups_per_side = setup.options.at("cups_per_side").get<int>();
+  s_.reserve = {static_cast<std::int16_t>(10 * s_.cups_per_side),
+                static_cast<std::int16_t>(10 * s_.cups_per_side)};
+  s_.to_move = setup.first_player;
+  s_.forfeit_policy = setup.options.at("illegal_move_policy") == "forfeit";
+}
+
+Cups Cups::from_position(const Json& options, std::span<const int> position, Seat to_move) {
+  Cups game(GameSetup{resolve_options(kOptions, options), to_move});
+  const int n = game.s_.cups_per_side;
+  if (position.size() != static_cast<std::size_t>(2 * (n + 2)))
+    throw EngineError(ErrorCode::bad_request, "a Cups position has 2 x (cups + 2) numbers");
+  for (Seat p = 0; p < 2; ++p) {
+    const auto side = position.subspan(static_cast<std::size_t>(p * (n + 2)));
+    for (int i = 0; i < n; ++i) game.s_.cups[p][i] = static_cast<std::int16_t>(side[i]);
+    game.s_.pot[p] = static_cast<std::int16_t>(side[n]);
+    game.s_.reserve[p] = static_cast<std::int16_t>(side[n + 1]);
+  }
+  game.begin_turn(nullptr);
+  return game;
+}
+
+void Cups::legal(DecisionList& out) const {
+  out.clear();
+  if (s_.end != CupsEnd::none) return;
+  const Seat p = s_.to_move;
+  const int n = s_.cups_per_side;
+  const int most = std::min<int>(n, s_.reserve[p]);
+  for (int k = 1; k <= most; ++k) out.push_back(static_cast<Decision>(k));
+  for (int i = 1; i <= n; ++i)
+    if (s_.cups[p][i - 1] == n + 1 - i) out.push_back(static_cast<Decision>(kCupDecision + i));
+}
+
+void Cups::apply(Decision decision, Events* events) {
+  const Seat p = s_.to_move;
+  const Seat q = 1 - p;
+  const int n = s_.cups_per_side;
+  auto& row = s_.cups[p];
+  ++s_.turns;
+
+  if (decision < kCupDecision) {  // reserve play: one bean into each of cups 1..k (C-4)
+    const int k = decision;
+    s_.reserve[p] = static_cast<std::int16_t>(s_.reserve[p] - k);
+    for (int i = 0; i < k; ++i) ++row[i];
+    const bool landed_empty = row[k - 1] == 1;
+    int captured = 0;
+    const int facing = opposite(n, k);
+    if (landed_empty) {  // X1: the capturing bean stays; the opposite cup goes to the pot
+      captured = s_.cups[q][facing - 1];
+      s_.pot[p] = static_cast<std::int16_t>(s_.pot[p] + captured);
+      s_.cups[q][facing - 1] = 0;
+    }
+    if (events)
+      events->push_back(Json{
+          {"event", "turn"}, {"player", p}, {"turn", s_.turns},
+          {"move", {{"source", "reserve"}, {"count", k}}},
+          {"trace", Json::array({{{"from", 0}, {"dir", "R"}, {"count", k}, {"end", k},
+                                  {"result", landed_empty ? "empty" : "filled"}}})},
+          {"capture", captured > 0 ? Json{{"cup", facing}, {"items", captured}} : Json()}});
+  } else {  // board play: the exact count reaches the pot, one bean in it (C-5)
+    const int i = decision - kCupDecision;
+    row[i - 1] = 0;
+    for (int c = i; c < n; ++c) ++row[c];
+    ++s_.pot[p];
+    if (events)
+      events->push_back(Json{
+          {"event", "turn"}, {"player", p}, {"turn", s_.turns},
+          {"move", {{"source", "cup"}, {"cup", i}}},
+          {"trace", Json::array({{{"from", i}, {"dir", "R"}, {"count", n + 1 - i},
+                                  {"end", "pot"}, {"result", "pot"}}})},
+          {"capture", nullptr}});
+  }
+
+  s_.to_move = q;
+  begin_turn(events);
+}
+
+// C-8: a player with no legal move passes; when neither player can move, the game is over.
+void Cups::begin_turn(Events* events) {
+  const Seat p = s_.to_move;
+  if (has_legal_move(s_, p)) return;
+  if (!has_legal_move(s_, 1 - p)) {
+    finish(CupsEnd::no_moves, kNoSeat, events);
+    return;
+  }
+  ++s_.passes;
+  if (events) events->push_back(Json{{"event", "pass"}, {"player", p}});
+  s_.to_move = 1 - p;
+}
+
+void Cups::finish(CupsEnd end, Seat offender, Events* events) {
+  s_.end = end;
+  s_.offender = offender;
+  if (events) events->push_back(Json{{"event", "game_end"}, {"result", result()}});
+}
+
+void Cups::resign(Seat seat, Events* events) { finish(CupsEnd::resign, seat, events); }
+void Cups::forfeit(Seat seat, Events* events) { finish(CupsEnd::illegal_move, seat, events); }
+
+std::string Cups::token(Decision decision) const { return source_token(decision); }
+
+std::optional<Decision> Cups::parse_token(std::string_view token) const {
+  return parse_source_token(token, s_.cups_per_side, 999);
+}
+
+std::vector<int> Cups::position() const {
+  std::vector<int> out;
+  const int n = s_.cups_per_side;
+  out.reserve(static_cast<std::size_t>(2 * (n + 2)));
+  for (Seat p = 0; p < 2; ++p) {
+    for (int i = 0; i < n; ++i) out.push_back(s_.cups[p][i]);
+    out.push_back(s_.pot[p]);
+    out.push_back(s_.reserve[p]);
+  }
+  return out;
+}
+
+Json Cups::board() const {
+  Json rows = Json::array();
+  for (Seat p = 0; p < 2; ++p)
+    rows.push_back(std::vector<int>(s_.cups[p].begin(), s_.cups[p].begin() + s_.cups_per_side));
+  return Json{{"cups", rows},
+              {"pots", {s_.pot[0], s_.pot[1]}},
+              {"reserves", {s_.reserve[0], s_.reserve[1]}}};
+}
+
+Json Cups::scores() const { return Json::array({s_.pot[0], s_.pot[1]}); }
+
+Json Cups::result() const {
+  if (s_.end == CupsEnd::none) return nullptr;
+  Json winner;
+  if (s_.offender != kNoSeat) winner = 1 - s_.offender;
+  else if (s_.pot[0] != s_.pot[1]) winner = s_.pot[0] > s_.pot[1] ? 0 : 1;
+  const Json cups = board()["cups"];
+  return Json{{"game", "cups"},
+              {"options", *options_},
+              {"end_reason", end_reason_name(s_.end)},
+              {"offender", s_.offender == kNoSeat ? Json() : Json(s_.offender)},
+              {"pots", {s_.pot[0], s_.pot[1]}},
+              {"reserves", {s_.reserve[0], s_.reserve[1]}},
+              {"board_left", cups},
+              {"winner", winner},
+              {"turns", s_.turns},
+              {"passes", s_.passes}};
+}
+
+const GameType& cups_type() {
+  static const GameType type{"cups", "Cups", 2, 2, kOptions, two_players,
+                             [](const GameSetup& setup) -> std::unique_ptr<Game> {
+                               return std::make_unique<Cups>(setup);
+                             }};
+  return type;
+}
+
+}  // namespace mancala

@@ -1,0 +1,112 @@
+#pragma once
+// The one interface every game implements.
+//
+// A game object is its state: a plain value that is cheap to copy (`clone`), so bots, look-ahead
+// and replays copy it freely. A turn is a sequence of decisions; each decision is one token of
+// the move notation, held here as a small integer (`Decision`) so that the hot path (random
+// playouts, benchmarks) never touches strings or the heap. The generic layer in match.hpp turns
+// text into decisions, checks them against `legal`, applies moves all or nothing and applies the
+// illegal-move policy; a game only has to know its rules.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mancala/error.hpp"
+
+namespace mancala {
+
+using Json = nlohmann::ordered_json;  // keeps keys in the order written, for readable records
+using Seat = int;
+inline constexpr Seat kNoSeat = -1;
+
+// One decision token in a game-specific compact code (see each game's `token`/`parse_token`).
+using Decision = std::uint16_t;
+
+enum class Phase : std::uint8_t { play, plex, over };
+std::string_view to_string(Phase phase);
+
+// The legal decisions at one point, in the rule book's canonical order. Fixed capacity: no game
+// offers more than a few dozen choices at once, and the list must not allocate.
+class DecisionList {
+ public:
+  static constexpr int kCapacity = 64;
+  void clear() { size_ = 0; }
+  void push_back(Decision d) { items_[static_cast<std::size_t>(size_++)] = d; }
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Decision operator[](int i) const { return items_[static_cast<std::size_t>(i)]; }
+  const Decision* begin() const { return items_.data(); }
+  const Decision* end() const { return items_.data() + size_; }
+  bool contains(Decision d) const {
+    for (Decision x : *this)
+      if (x == d) return true;
+    return false;
+  }
+
+ private:
+  std::array<Decision, kCapacity> items_{};
+  int size_ = 0;
+};
+
+// What happened, in order: laps, captures, passes, refills, round ends, the game's end. The
+// server stores and broadcasts these, the web client animates them, the history viewer replays
+// them. Games append only when given a sink, so playouts pay nothing for them.
+using Events = std::vector<Json>;
+
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual std::unique_ptr<Game> clone() const = 0;
+
+  // --- decisions -------------------------------------------------------------------------
+  // Legal next decisions of the player to move, in canonical order. Empty outside phase `play`.
+  virtual void legal(DecisionList& out) const = 0;
+  // Applies one decision that `legal` offered, then everything the rules force after it
+  // (relays, captures, passes, refills, round ends). Calling it with anything else is a bug.
+  virtual void apply(Decision decision, Events* events) = 0;
+  virtual std::string token(Decision decision) const = 0;
+  // The decision a token names, or nothing when the token is not one of this game's tokens
+  // (malformed, or outside its domain such as `c11`). Says nothing about legality.
+  virtual std::optional<Decision> parse_token(std::string_view token) const = 0;
+  // True while a turn is half played (some decisions made, more to come).
+  virtual bool mid_turn() const = 0;
+
+  // --- views -----------------------------------------------------------------------------
+  virtual int players() const = 0;
+  virtual Seat to_move() const = 0;  // kNoSeat in phases `plex` and `over`
+  virtual Phase phase() const = 0;
+  virtual int round() const { return 1; }  // 1-based; 1 in games without rounds
+  virtual std::vector<int> position() const = 0;  // the vector of notation.md
+  virtual Json board() const = 0;                 // readable, game-specific
+  virtual Json scores() const = 0;                // current standing (pots, stores, sets, totals)
+  virtual Json rounds() const { return Json::array(); }  // round records so far
+  virtual Json result() const = 0;                // the rule book's result record, null until over
+
+  // --- actions that are not tokens --------------------------------------------------------
+  // The seat gives up. Called at the start of a turn (the generic layer drops a half-played
+  // turn first). Throws EngineError(not_allowed) where the rules forbid it for that seat.
+  virtual void resign(Seat seat, Events* events) = 0;
+  // Coin Duel stage 3 only: the seat concedes the current round.
+  virtual void concede(Seat seat, Events* events);
+  // The seat broke a rule under `illegal_move_policy: "forfeit"`.
+  virtual void forfeit(Seat seat, Events* events) = 0;
+  virtual bool forfeits_illegal_moves() const = 0;
+  // Njaka only, in phase `plex`: `claimant` wins the last set; nothing = nobody claimed in
+  // time, the set goes to the mover.
+  virtual void resolve_plex(std::optional<Seat> claimant, Events* events);
+};
+
+// How a game was set up: its validated options (defaults filled in) and the random draws the
+// creator made from the seed. A stored game keeps both, so replays never draw again.
+struct GameSetup {
+  Json options;
+  Seat first_player = 0;
+};
+
+}  // namespace mancala

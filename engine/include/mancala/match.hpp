@@ -1,0 +1,113 @@
+#pragma once
+// A game in progress as the outside world sees it: moves as text, applied all or nothing, the
+// illegal-move policy, half-played turns, special actions (resign, concede, Plex!), the full
+// state view and the game record. Written once for every game; the games know only rules.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mancala/game.hpp"
+#include "mancala/registry.hpp"
+
+namespace mancala {
+
+struct MoveError {
+  ErrorCode code;
+  std::string message;
+  std::string token;               // the offending token, when one was at fault
+  std::vector<std::string> legal;  // legal tokens at the point of failure (illegal_move)
+  Json to_json() const;            // {"code","message"[,"token","legal"]}
+};
+
+// The result of one action. On error the match is unchanged and `events` is empty.
+struct Outcome {
+  std::optional<MoveError> error;
+  Events events;
+  bool ok() const { return !error.has_value(); }
+};
+
+class Match {
+ public:
+  // A new game. Random draws (first player) come from `seed`. Throws EngineError
+  // (unknown_game, bad_option).
+  static Match create(std::string_view game_id, const Json& options, std::uint64_t seed);
+  // A stored game's opening position, with the draws that were made when it was created.
+  static Match restore(std::string_view game_id, const Json& options, const Json& draws);
+  // A constructed position (tests and tools): `game` stands in for the opening state.
+  static Match from_game(std::string_view game_id, const Json& options, std::unique_ptr<Game> game);
+  // Replays a game record (notation.md). Throws EngineError when a step does not replay.
+  static Match from_record(const Json& record);
+
+  Match(const Match& other);
+  Match& operator=(const Match& other);
+  Match(Match&&) noexcept = default;
+  Match& operator=(Match&&) noexcept = default;
+  ~Match() = default;
+
+  // Tokens for the player to move (the command line), or for `seat` (the server).
+  Outcome play(std::string_view tokens);
+  Outcome play(Seat seat, std::string_view tokens);
+  Outcome resign(Seat seat);
+  Outcome concede(Seat seat);
+  Outcome claim_plex(Seat seat);
+  Outcome plex_timeout();  // the Plex window closed unclaimed: the set goes to the mover
+
+  const GameType& type() const { return *type_; }
+  const Game& game() const { return *game_; }
+  const Json& options() const { return options_; }  // every option, defaults filled in
+  const Json& draws() const { return draws_; }      // {} or {"first_player": k}
+  const std::string& pending() const { return pending_; }
+  std::vector<std::string> legal_tokens() const;
+  bool over() const { return game_->phase() == Phase::over; }
+
+  // The full view of notation.md/protocol.md: position, board, to_move, phase, round,
+  // pending, legal, scores, rounds, result.
+  Json state() const;
+  // The game record of notation.md: game, options, draws, turns.
+  Json record() const;
+
+ private:
+  Match(const GameType& type, Json options, Json draws, Seat first_player);
+  Outcome refuse(ErrorCode code, std::string message, std::string token = {},
+                 const Game* at = nullptr) const;
+  Outcome rule_violation(Seat seat, std::string_view move, std::string_view token,
+                         std::string message, const Game& at);
+  const Game& turn_start() const { return turn_start_ ? *turn_start_ : *game_; }
+  Outcome special(Seat seat, std::string_view what, void (Game::*action)(Seat, Events*));
+  void log(Json entry, const Events& events);
+
+  const GameType* type_;
+  Json options_;
+  Json draws_;
+  std::unique_ptr<Game> game_;
+  std::unique_ptr<Game> turn_start_;  // the state before a half-played turn began
+  std::string pending_;
+  std::vector<Json> turns_;
+};
+
+// Splits a move into tokens; nothing when it is empty or not separated by single spaces.
+std::optional<std::vector<std::string_view>> split_tokens(std::string_view move);
+
+// Seeds the random draws of a game (SplitMix64: tiny, fast, and good enough for fair draws).
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, n) (Lemire's multiply-shift; the bias is far below anything measurable).
+  std::uint32_t below(std::uint32_t n) {
+    return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace mancala

@@ -1,0 +1,31 @@
+#pragma once
+// Host options of a game, declared as a table. The same table validates options, fills in
+// defaults, and describes the options to `mancala games` and to the web client's forms.
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mancala {
+
+using Json = nlohmann::ordered_json;  // keeps keys in the order written, for readable records
+
+struct OptionSpec {
+  std::string name;
+  Json default_value;
+  // Either a list of allowed values (`choices` is a JSON array) or an integer range [min, max].
+  Json choices;
+  int min = 0;
+  int max = 0;
+  std::string help;  // one line for people choosing the option
+};
+
+// Every key of `given` must name an option of `specs` and hold an allowed value; missing
+// options take their defaults. Returns the complete option object. Throws
+// EngineError(bad_option) naming the offending option and what it accepts.
+Json resolve_options(std::span<const OptionSpec> specs, const Json& given);
+
+// {"name": {"default":…, "choices":[…]} or {"default":…, "min":…, "max":…}, "help":…}
+Json describe_options(std::span<const OptionSpec> specs);
+
+}  // namespace mancala

@@ -1,0 +1,301 @@
+#include "mancala/match.hpp"
+
+#include <algorithm>
+
+namespace mancala {
+namespace {
+
+// Events that belong in a game record beside the turns (notation.md); laps and captures are
+// reproduced by replaying the tokens, so the record does not repeat them.
+bool recorded_event(const Json& event) {
+  static const char* const kinds[] = {"pass",        "refill",  "plex_open", "plex_result",
+                                      "concede",     "resign",  "round_end", "game_end",
+                                      "illegal_move"};
+  const auto kind = event.value("event", std::string());
+  return std::any_of(std::begin(kinds), std::end(kinds), [&](const char* k) { return kind == k; });
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : " ") + part;
+  return out;
+}
+
+std::vector<std::string> tokens_of(const Game& game) {
+  DecisionList list;
+  game.legal(list);
+  std::vector<std::string> out;
+  out.reserve(static_cast<std::size_t>(list.size()));
+  for (Decision d : list) out.push_back(game.token(d));
+  return out;
+}
+
+Seat resolve_first_player(const Json& options, int players, std::uint64_t seed, Json& draws) {
+  if (!options.contains("first_player")) return 0;
+  const Json& value = options["first_player"];
+  if (value == "random") {
+    const auto seat = static_cast<Seat>(Random(seed).below(static_cast<std::uint32_t>(players)));
+    draws["first_player"] = seat;
+    return seat;
+  }
+  const int seat = value.get<int>();
+  if (seat >= players)
+    throw EngineError(ErrorCode::bad_option, "option 'first_player' is " + std::to_string(seat) +
+                                                 " but seats are 0.." +
+                                                 std::to_string(players - 1));
+  return seat;
+}
+
+}  // namespace
+
+Json MoveError::to_json() const {
+  Json out = {{"code", to_string(code)}, {"message", message}};
+  if (!token.empty()) out["token"] = token;
+  if (code == ErrorCode::illegal_move) out["legal"] = legal;
+  return out;
+}
+
+std::optional<std::vector<std::string_view>> split_tokens(std::string_view move) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto space = move.find(' ', start);
+    const auto token = move.substr(start, space == std::string_view::npos ? move.npos : space - start);
+    if (token.empty()) return std::nullopt;
+    out.push_back(token);
+    if (space == std::string_view::npos) return out;
+    start = space + 1;
+  }
+}
+
+Match::Match(const GameType& type, Json options, Json draws, Seat first_player)
+    : type_(&type), options_(std::move(options)), draws_(std::move(draws)) {
+  game_ = type.create(GameSetup{options_, first_player});
+}
+
+Match Match::create(std::string_view game_id, const Json& options, std::uint64_t seed) {
+  const GameType& type = find_game_type(game_id);
+  Json resolved = resolve_options(type.options, options);
+  Json draws = Json::object();
+  const Seat first = resolve_first_player(resolved, type.players(resolved), seed, draws);
+  return Match(type, std::move(resolved), std::move(draws), first);
+}
+
+Match Match::restore(std::string_view game_id, const Json& options, const Json& draws) {
+  const GameType& type = find_game_type(game_id);
+  Json resolved = resolve_options(type.options, options);
+  Seat first = 0;
+  if (draws.is_object() && draws.contains("first_player")) {
+    first = draws["first_player"].get<int>();
+    if (first < 0 || first >= type.players(resolved))
+      throw EngineError(ErrorCode::bad_option, "stored first player draw is out of range");
+  } else {
+    Json unused = Json::object();
+    first = resolve_first_player(resolved, type.players(resolved), 0, unused);
+    if (!unused.empty())
+      throw EngineError(ErrorCode::bad_option, "first_player is random but no draw is stored");
+  }
+  return Match(type, std::move(resolved), draws.is_object() ? draws : Json::object(), first);
+}
+
+Match Match::from_game(std::string_view game_id, const Json& options,
+                       std::unique_ptr<Game> game) {
+  Match match = restore(game_id, options, Json::object());
+  match.game_ = std::move(game);
+  return match;
+}
+
+Match Match::from_record(const Json& record) {
+  Match match = restore(record.at("game").get<std::string>(), record.value("options", Json()),
+                        record.value("draws", Json::object()));
+  int step = 0;
+  for (const Json& entry : record.value("turns", Json::array())) {
+    ++step;
+    Outcome outcome;
+    if (entry.contains("tokens")) {
+      outcome = match.play(entry.at("seat").get<int>(), entry.at("tokens").get<std::string>());
+    } else {
+      const auto kind = entry.value("event", std::string());
+      if (kind == "resign") outcome = match.resign(entry.at("player").get<int>());
+      else if (kind == "concede") outcome = match.concede(entry.at("player").get<int>());
+      else if (kind == "plex_result")
+        outcome = entry.value("fallback", false) ? match.plex_timeout()
+                                                 : match.claim_plex(entry.at("winner").get<int>());
+      else continue;  // forced events: replaying the turns reproduces them
+    }
+    if (!outcome.ok())
+      throw EngineError(outcome.error->code, "record step " + std::to_string(step) + " (" +
+                                                 entry.dump() + ") does not replay: " +
+                                                 outcome.error->message);
+  }
+  return match;
+}
+
+Match::Match(const Match& other)
+    : type_(other.type_),
+      options_(other.options_),
+      draws_(other.draws_),
+      game_(other.game_->clone()),
+      turn_start_(other.turn_start_ ? other.turn_start_->clone() : nullptr),
+      pending_(other.pending_),
+      turns_(other.turns_) {}
+
+Match& Match::operator=(const Match& other) {
+  if (this != &other) *this = Match(other);
+  return *this;
+}
+
+Outcome Match::refuse(ErrorCode code, std::string message, std::string token,
+                      const Game* at) const {
+  MoveError error{code, std::move(message), std::move(token), {}};
+  if (code == ErrorCode::illegal_move) error.legal = tokens_of(at ? *at : *game_);
+  return Outcome{std::move(error), {}};
+}
+
+Outcome Match::play(std::string_view tokens) { return play(game_->to_move(), tokens); }
+
+Outcome Match::play(Seat seat, std::string_view tokens) {
+  if (game_->phase() == Phase::over) return refuse(ErrorCode::game_over, "the game is over");
+  if (game_->phase() == Phase::plex)
+    return refuse(ErrorCode::not_your_turn,
+                  "nobody moves while the Plex! window is open; claim the last set instead");
+  if (seat != game_->to_move())
+    return refuse(ErrorCode::not_your_turn, "seat " + std::to_string(game_->to_move()) +
+                                                " is to move, not seat " + std::to_string(seat));
+  const auto parts = split_tokens(tokens);
+  if (!parts)
+    return refuse(ErrorCode::bad_request,
+                  "a move is one or more tokens separated by single spaces, got \"" +
+                      std::string(tokens) + "\"");
+
+  auto work = game_->clone();
+  Events events;
+  DecisionList legal;
+  for (std::size_t i = 0; i < parts->size(); ++i) {
+    const std::string token((*parts)[i]);
+    if (i > 0 && !work->mid_turn())
+      return rule_violation(seat, tokens, token,
+                            "the turn ended before '" + token +
+                                "'; a move holds the tokens of one turn only",
+                            *work);
+    const auto decision = work->parse_token(token);
+    if (!decision)
+      return refuse(ErrorCode::illegal_move,
+                    "'" + token + "' is not a " + std::string(type_->name) + " token", token,
+                    work.get());
+    work->legal(legal);
+    if (!legal.contains(*decision))
+      return rule_violation(seat, tokens, token, "'" + token + "' is not legal here", *work);
+    work->apply(*decision, &events);
+  }
+
+  const bool was_mid_turn = game_->mid_turn();
+  if (work->mid_turn()) {
+    if (!was_mid_turn) turn_start_ = std::move(game_);
+    pending_ += (pending_.empty() ? "" : " ") + std::string(tokens);
+  } else {
+    turn_start_.reset();
+    pending_.clear();
+  }
+  game_ = std::move(work);
+  log(Json{{"seat", seat}, {"tokens", std::string(tokens)}}, events);
+  return Outcome{std::nullopt, std::move(events)};
+}
+
+Outcome Match::rule_violation(Seat seat, std::string_view move, std::string_view token,
+                              std::string message, const Game& at) {
+  const auto legal = tokens_of(at);
+  if (!game_->forfeits_illegal_moves()) {
+    if (!legal.empty()) message += "; legal: " + join(legal);
+    return Outcome{MoveError{ErrorCode::illegal_move, std::move(message), std::string(token), legal},
+                   {}};
+  }
+  // Under "forfeit" the offence ends the game (or round): drop the half-played turn, then let
+  // the rules score it.
+  auto work = turn_start().clone();
+  Events events{Json{{"event", "illegal_move"}, {"player", seat}, {"token", token},
+                     {"message", message}}};
+  work->forfeit(seat, &events);
+  game_ = std::move(work);
+  turn_start_.reset();
+  pending_.clear();
+  log(Json{{"seat", seat}, {"tokens", std::string(move)}}, events);
+  return Outcome{std::nullopt, std::move(events)};
+}
+
+Outcome Match::special(Seat seat, std::string_view what, void (Game::*action)(Seat, Events*)) {
+  if (game_->phase() == Phase::over) return refuse(ErrorCode::game_over, "the game is over");
+  if (seat < 0 || seat >= game_->players())
+    return refuse(ErrorCode::not_allowed, "seat " + std::to_string(seat) + " is not in this game");
+  auto work = turn_start().clone();
+  Events events{Json{{"event", what}, {"player", seat}}};
+  try {
+    ((*work).*action)(seat, &events);
+  } catch (const EngineError& e) {
+    return refuse(e.code(), e.what());
+  }
+  game_ = std::move(work);
+  turn_start_.reset();
+  pending_.clear();
+  log(Json(), events);
+  return Outcome{std::nullopt, std::move(events)};
+}
+
+Outcome Match::resign(Seat seat) { return special(seat, "resign", &Game::resign); }
+Outcome Match::concede(Seat seat) { return special(seat, "concede", &Game::concede); }
+
+Outcome Match::claim_plex(Seat seat) {
+  if (game_->phase() != Phase::plex)
+    return refuse(ErrorCode::no_plex_window, "no Plex! window is open");
+  if (seat < 0 || seat >= game_->players())
+    return refuse(ErrorCode::not_allowed, "seat " + std::to_string(seat) + " is not in this game");
+  auto work = game_->clone();
+  Events events;
+  try {
+    work->resolve_plex(seat, &events);
+  } catch (const EngineError& e) {
+    return refuse(e.code(), e.what());
+  }
+  game_ = std::move(work);
+  log(Json(), events);
+  return Outcome{std::nullopt, std::move(events)};
+}
+
+Outcome Match::plex_timeout() {
+  if (game_->phase() != Phase::plex)
+    return refuse(ErrorCode::no_plex_window, "no Plex! window is open");
+  auto work = game_->clone();
+  Events events;
+  work->resolve_plex(std::nullopt, &events);
+  game_ = std::move(work);
+  log(Json(), events);
+  return Outcome{std::nullopt, std::move(events)};
+}
+
+void Match::log(Json entry, const Events& events) {
+  if (!entry.is_null()) turns_.push_back(std::move(entry));
+  for (const Json& event : events)
+    if (recorded_event(event)) turns_.push_back(event);
+}
+
+std::vector<std::string> Match::legal_tokens() const { return tokens_of(*game_); }
+
+Json Match::state() const {
+  const Seat to_move = game_->to_move();
+  return Json{{"position", game_->position()},
+              {"board", game_->board()},
+              {"to_move", to_move == kNoSeat ? Json() : Json(to_move)},
+              {"phase", to_string(game_->phase())},
+              {"round", game_->round()},
+              {"pending", pending_},
+              {"legal", legal_tokens()},
+              {"scores", game_->scores()},
+              {"rounds", game_->rounds()},
+              {"result", game_->result()}};
+}
+
+Json Match::record() const {
+  return Json{{"game", type_->id}, {"options", options_}, {"draws", draws_}, {"turns", turns_}};
+}
+
+}  // namespace mancala

@@ -1,0 +1,71 @@
+#include "mancala/options.hpp"
+
+#include <algorithm>
+
+#include "mancala/error.hpp"
+
+namespace mancala {
+namespace {
+
+std::string accepted_values(const OptionSpec& spec) {
+  if (spec.choices.is_array()) {
+    std::string out;
+    for (const auto& choice : spec.choices) out += (out.empty() ? "" : ", ") + choice.dump();
+    return "one of " + out;
+  }
+  return "an integer from " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
+}
+
+bool accepts(const OptionSpec& spec, const Json& value) {
+  if (spec.choices.is_array()) {
+    for (const auto& choice : spec.choices)
+      // 1 and 1.0 and true are different things to a person typing options: compare exactly.
+      if (choice.type() == value.type() && choice == value) return true;
+    return false;
+  }
+  return value.is_number_integer() && value.get<long long>() >= spec.min &&
+         value.get<long long>() <= spec.max;
+}
+
+}  // namespace
+
+Json resolve_options(std::span<const OptionSpec> specs, const Json& given) {
+  if (!given.is_null() && !given.is_object())
+    throw EngineError(ErrorCode::bad_option, "options must be a JSON object, got " + given.dump());
+  Json out = Json::object();
+  for (const auto& spec : specs) out[spec.name] = spec.default_value;
+  if (given.is_null()) return out;
+  for (const auto& [name, value] : given.items()) {
+    auto it = std::find_if(specs.begin(), specs.end(),
+                           [&](const OptionSpec& s) { return s.name == name; });
+    if (it == specs.end()) {
+      std::string known;
+      for (const auto& spec : specs) known += (known.empty() ? "" : ", ") + spec.name;
+      throw EngineError(ErrorCode::bad_option, "unknown option '" + name + "' (this game has: " +
+                                                   (known.empty() ? "no options" : known) + ")");
+    }
+    if (!accepts(*it, value))
+      throw EngineError(ErrorCode::bad_option, "option '" + name + "' is " + value.dump() +
+                                                   "; it must be " + accepted_values(*it));
+    out[name] = value;
+  }
+  return out;
+}
+
+Json describe_options(std::span<const OptionSpec> specs) {
+  Json out = Json::object();
+  for (const auto& spec : specs) {
+    Json entry = {{"default", spec.default_value}};
+    if (spec.choices.is_array()) {
+      entry["choices"] = spec.choices;
+    } else {
+      entry["min"] = spec.min;
+      entry["max"] = spec.max;
+    }
+    entry["help"] = spec.help;
+    out[spec.name] = std::move(entry);
+  }
+  return out;
+}
+
+}  // namespace mancala

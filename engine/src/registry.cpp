@@ -1,0 +1,25 @@
+#include "mancala/registry.hpp"
+
+#include <vector>
+
+#include "games/cups.hpp"
+
+namespace mancala {
+
+std::span<const GameType> game_types() {
+  static const std::vector<GameType> types = {
+      cups_type(),
+  };
+  return types;
+}
+
+const GameType& find_game_type(std::string_view id) {
+  for (const auto& type : game_types())
+    if (type.id == id) return type;
+  std::string known;
+  for (const auto& type : game_types()) known += (known.empty() ? "" : ", ") + std::string(type.id);
+  throw EngineError(ErrorCode::unknown_game,
+                    "unknown game '" + std::string(id) + "' (games: " + known + ")");
+}
+
+}  // namespace mancala
