@@ -3,12 +3,14 @@
 #include <vector>
 
 #include "games/cups.hpp"
+#include "games/duovallis.hpp"
 
 namespace mancala {
 
 std::span<const GameType> game_types() {
   static const std::vector<GameType> types = {
       cups_type(),
+      duovallis_type(),
   };
   return types;
 }
