@@ -16,11 +16,17 @@ std::string accepted_values(const OptionSpec& spec) {
   return "an integer from " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
 }
 
+// Integers compare by value whether JSON parsed them as signed or unsigned; otherwise the kinds
+// must match, because 1, 1.0, "1" and true are different things to a person typing options.
+bool same_value(const Json& a, const Json& b) {
+  if (a.is_number_integer() && b.is_number_integer()) return a.get<long long>() == b.get<long long>();
+  return a.type() == b.type() && a == b;
+}
+
 bool accepts(const OptionSpec& spec, const Json& value) {
   if (spec.choices.is_array()) {
     for (const auto& choice : spec.choices)
-      // 1 and 1.0 and true are different things to a person typing options: compare exactly.
-      if (choice.type() == value.type() && choice == value) return true;
+      if (same_value(choice, value)) return true;
     return false;
   }
   return value.is_number_integer() && value.get<long long>() >= spec.min &&

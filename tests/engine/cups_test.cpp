@@ -233,6 +233,10 @@ TEST(Cups, OptionsAreValidatedWithClearErrors) {
   EXPECT_EQ(code_of({{"first_player", 2}}).substr(0, 10), "bad_option");
   EXPECT_EQ(code_of(Json::array()).substr(0, 10), "bad_option");
   EXPECT_EQ(code_of({{"first_player", "random"}, {"cups_per_side", 10}}), "accepted");
+  // Options typed by people arrive as parsed JSON, where 1 is an unsigned number.
+  EXPECT_EQ(code_of(Json::parse(R"({"first_player": 1, "cups_per_side": 3})")), "accepted");
+  EXPECT_EQ(code_of(Json::parse(R"({"first_player": 1.0})")).substr(0, 10), "bad_option");
+  EXPECT_EQ(code_of(Json::parse(R"({"first_player": true})")).substr(0, 10), "bad_option");
   try {
     Match::create("chess", {}, 1);
     FAIL() << "unknown game accepted";
