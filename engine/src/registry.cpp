@@ -4,12 +4,14 @@
 
 #include "games/cups.hpp"
 #include "games/duovallis.hpp"
+#include "games/njaka.hpp"
 
 namespace mancala {
 
 std::span<const GameType> game_types() {
   static const std::vector<GameType> types = {
       cups_type(),
+      njaka_type(),
       duovallis_type(),
   };
   return types;
