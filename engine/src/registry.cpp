@@ -5,12 +5,14 @@
 #include "games/cups.hpp"
 #include "games/duovallis.hpp"
 #include "games/njaka.hpp"
+#include "games/oanquan.hpp"
 
 namespace mancala {
 
 std::span<const GameType> game_types() {
   static const std::vector<GameType> types = {
       cups_type(),
+      oanquan_type(),
       njaka_type(),
       duovallis_type(),
   };
