@@ -1,7 +1,5 @@
 #include "games/cups.hpp"
 
-#include <charconv>
-
 namespace mancala {
 namespace {
 
@@ -11,9 +9,6 @@ const OptionSpec kOptions[] = {
     {"illegal_move_policy", "reject", Json::array({"reject", "forfeit"}), 0, 0,
      "An illegal move is refused (reject) or loses the game (forfeit)"},
 };
-
-// Cup i of one side faces cup N + 1 - i of the other (G5).
-int opposite(int cups, int i) { return cups + 1 - i; }
 
 bool has_legal_move(const CupsState& s, Seat p) {
   if (s.reserve[p] > 0) return true;
@@ -34,26 +29,6 @@ const char* end_reason_name(CupsEnd end) {
 }
 
 }  // namespace
-
-std::optional<Decision> parse_source_token(std::string_view token, int cups, int max_reserve) {
-  if (token.size() < 2 || (token[0] != 'r' && token[0] != 'c') || token[1] == '0') return std::nullopt;
-  int value = 0;
-  const char* first = token.data() + 1;
-  const char* last = token.data() + token.size();
-  const auto [end, error] = std::from_chars(first, last, value);
-  if (error != std::errc() || end != last || value < 1) return std::nullopt;
-  if (token[0] == 'r') {
-    if (value > max_reserve) return std::nullopt;
-    return static_cast<Decision>(value);
-  }
-  if (value > cups) return std::nullopt;
-  return static_cast<Decision>(kCupDecision + value);
-}
-
-std::string source_token(Decision decision) {
-  return decision > kCupDecision ? "c" + std::to_string(decision - kCupDecision)
-                                 : "r" + std::to_string(decision);
-}
 
 Cups::Cups(const GameSetup& setup) : options_(std::make_shared<const Json>(setup.options)) {
   s_.cups_per_side = setup.options.at("cups_per_side").get<int>();
@@ -98,23 +73,20 @@ void Cups::apply(Decision decision, Events* events) {
 
   if (decision < kCupDecision) {  // reserve play: one bean into each of cups 1..k (C-4)
     const int k = decision;
+    const Landing landing = resolve_lap(n, 0, k, kRight, [&](int c) { return row[c - 1]; });
+    const bool landed_empty = landing.end == LapEnd::empty;
     s_.reserve[p] = static_cast<std::int16_t>(s_.reserve[p] - k);
     for (int i = 0; i < k; ++i) ++row[i];
-    const bool landed_empty = row[k - 1] == 1;
-    int captured = 0;
-    const int facing = opposite(n, k);
-    if (landed_empty) {  // X1: the capturing bean stays; the opposite cup goes to the pot
-      captured = s_.cups[q][facing - 1];
-      s_.pot[p] = static_cast<std::int16_t>(s_.pot[p] + captured);
-      s_.cups[q][facing - 1] = 0;
-    }
+    // No relay in Cups (C-7): only a landing in an empty cup matters, and it captures (X1).
+    const std::int16_t captured = landed_empty ? capture_opposite(s_.cups[q], s_.pot[p], n, k)
+                                               : std::int16_t{0};
     if (events)
       events->push_back(Json{
           {"event", "turn"}, {"player", p}, {"turn", s_.turns},
           {"move", {{"source", "reserve"}, {"count", k}}},
           {"trace", Json::array({{{"from", 0}, {"dir", "R"}, {"count", k}, {"end", k},
                                   {"result", landed_empty ? "empty" : "filled"}}})},
-          {"capture", captured > 0 ? Json{{"cup", facing}, {"items", captured}} : Json()}});
+          {"capture", captured > 0 ? Json{{"cup", opposite(n, k)}, {"items", captured}} : Json()}});
   } else {  // board play: the exact count reaches the pot, one bean in it (C-5)
     const int i = decision - kCupDecision;
     row[i - 1] = 0;

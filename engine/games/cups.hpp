@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 
+#include "games/rows.hpp"
 #include "mancala/game.hpp"
 #include "mancala/registry.hpp"
 
@@ -28,9 +29,6 @@ struct CupsState {
   int passes = 0;
   bool forfeit_policy = false;
 };
-
-// Decision codes shared with Coin Duel: `r<k>` is k, `c<i>` is kCupDecision + i.
-inline constexpr Decision kCupDecision = 1000;
 
 class Cups final : public Game {
  public:
@@ -69,9 +67,5 @@ class Cups final : public Game {
 };
 
 const GameType& cups_type();
-
-// Parses `r<k>` / `c<i>` with k in 1..max_reserve and i in 1..cups (no signs, no leading zeros).
-std::optional<Decision> parse_source_token(std::string_view token, int cups, int max_reserve);
-std::string source_token(Decision decision);
 
 }  // namespace mancala

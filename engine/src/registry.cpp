@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "games/coin_duel.hpp"
 #include "games/cups.hpp"
 #include "games/duovallis.hpp"
 #include "games/njaka.hpp"
@@ -12,6 +13,7 @@ namespace mancala {
 std::span<const GameType> game_types() {
   static const std::vector<GameType> types = {
       cups_type(),
+      coin_duel_type(),
       oanquan_type(),
       njaka_type(),
       duovallis_type(),
