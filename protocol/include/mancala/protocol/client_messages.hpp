@@ -1,0 +1,98 @@
+#pragma once
+// Every message a client may send, as typed values, and the one parser that produces them.
+// Anything the parser returns has been checked for shape and ranges; what is left to the server
+// is what needs its state (does the room exist, is it your turn, ...).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "mancala/protocol/errors.hpp"
+
+namespace mancala::protocol {
+
+// A request's `id`: absent, a string of at most 64 bytes, or an integer. Echoed in the reply.
+using RequestId = std::variant<std::monostate, std::string, std::int64_t>;
+
+inline constexpr std::size_t kMaxIdBytes = 64;
+inline constexpr int kMaxNameCharacters = 24;
+inline constexpr int kMinGraceSeconds = 30;
+inline constexpr int kMaxGraceSeconds = 3600;
+inline constexpr int kDefaultGraceSeconds = 120;
+
+// Where a joiner wants to sit: a given seat, the first free one (neither set), or spectating.
+struct SeatChoice {
+  std::optional<int> seat;
+  bool spectate = false;
+};
+
+struct Hello {
+  std::string name;   // trimmed and checked; empty when a token is given
+  std::string token;  // empty for a new player
+};
+struct CreateRoom {
+  std::string game;
+  Json options = Json::object();
+  bool is_private = false;
+  int grace_seconds = kDefaultGraceSeconds;
+  SeatChoice choice;
+};
+struct ListRooms {};
+struct WatchLobby {};
+struct JoinRoom {
+  std::string room;    // exactly one of room and invite is set
+  std::string invite;
+  SeatChoice choice;
+};
+struct LeaveRoom {
+  std::string room;
+};
+struct Move {
+  std::string room;
+  std::int64_t expected_version = 0;
+  std::string tokens;
+};
+struct Sync {
+  std::string room;
+  std::int64_t since = 0;
+};
+struct Resign {
+  std::string room;
+};
+struct Concede {
+  std::string room;
+};
+struct Plex {
+  std::string room;
+  std::string window;
+};
+struct ClaimAbandon {
+  std::string room;
+};
+
+using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
+                                   Move, Sync, Resign, Concede, Plex, ClaimAbandon>;
+
+// One inbound frame: its id (when it had a valid one) and either the message or the error to
+// answer with.
+struct Parsed {
+  RequestId id;
+  std::variant<ClientMessage, Error> body;
+};
+
+Parsed parse_client_message(std::string_view text);
+
+// Trims a display name and checks it: 1-24 characters (code points) after trimming, no control
+// characters. Returns the trimmed name or a bad_name error.
+std::variant<std::string, Error> check_name(std::string_view name);
+
+// JSON parsers read non-negative integers as unsigned, while the engine's option tables hold
+// signed ones and compare types exactly (`1` would not match the choice `1`). Every integer
+// that enters from outside goes through this, so options compare as a person expects.
+void use_signed_integers(Json& value);
+
+// The message's `type` as written on the wire (for logs and metrics).
+std::string_view type_name(const ClientMessage& message);
+
+}  // namespace mancala::protocol

@@ -1,0 +1,77 @@
+#pragma once
+// Every message the server sends, as typed values, and the functions that write them. Each
+// writer returns the complete text of one WebSocket frame; `type` comes first and `id` second,
+// so an unsolicited message written once can be given an id later (`with_id`).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mancala/protocol/client_messages.hpp"
+
+namespace mancala::protocol {
+
+struct SeatView {
+  int seat = 0;
+  std::string player_id;  // empty while the seat is free
+  std::string name;
+  bool connected = false;
+  bool bot = false;
+};
+
+// The lobby's view of a public room.
+struct RoomSummary {
+  std::string id;
+  std::string game;
+  Json options;
+  std::string status;  // waiting | playing | finished
+  std::vector<SeatView> seats;
+  int spectators = 0;
+};
+
+// A member's view of a room. `invite` is empty unless the viewer may see it.
+struct RoomView {
+  RoomSummary summary;
+  int grace_seconds = 0;
+  bool is_private = false;
+  std::string invite;
+  std::int64_t version = 0;
+  Json state;  // null while the room waits for players
+};
+
+// One committed change of a game. `action` says what caused it (move, resign, concede, abandon,
+// plex, plex_timeout); `seat` is the seat it was made for and `tokens` is empty for non-moves.
+struct Update {
+  std::string room;
+  std::int64_t version = 0;
+  std::optional<int> seat;
+  std::string action;
+  std::string tokens;
+  Json events = Json::array();
+  Json state;
+};
+
+std::string write_ok(const RequestId& id);
+std::string write_error(const RequestId& id, const Error& error);
+std::string write_welcome(const RequestId& id, std::string_view player_id, std::string_view name,
+                          std::string_view token);
+std::string write_room(const RequestId& id, const RoomView& room);
+std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& rooms);
+std::string write_update(const RequestId& id, const Update& update);
+std::string write_updates(const RequestId& id, std::string_view room,
+                          const std::vector<Update>& updates);
+std::string write_plex_open(std::string_view room, std::string_view window,
+                            std::int64_t deadline_ms, int mover);
+// `grace_until` (ISO 8601 UTC) only when the player went away.
+std::string write_presence(std::string_view room, int seat, bool connected,
+                           std::string_view grace_until);
+
+Json to_json(const Update& update);
+Json to_json(const RoomSummary& summary);
+Json to_json(const RoomView& room);
+
+// `message` (written by one of the functions above, without an id) with `id` added.
+std::string with_id(std::string_view message, const RequestId& id);
+
+}  // namespace mancala::protocol

@@ -1,0 +1,254 @@
+#include <limits>
+
+#include "mancala/protocol/client_messages.hpp"
+
+namespace mancala::protocol {
+namespace {
+
+// Identifiers the server hands out (rooms, invites, windows, tokens) are far shorter; anything
+// longer cannot name something that exists and is refused before any lookup.
+constexpr std::size_t kMaxHandleBytes = 128;
+constexpr std::size_t kMaxTokensBytes = 1024;
+
+// True for an integer within [min, max] (unsigned values beyond int64 included).
+bool in_range(const Json& value, std::int64_t min, std::int64_t max) {
+  if (value.is_number_unsigned())
+    return max >= 0 && value.get<std::uint64_t>() <= static_cast<std::uint64_t>(max) &&
+           static_cast<std::int64_t>(value.get<std::uint64_t>()) >= min;
+  return value.is_number_integer() && value.get<std::int64_t>() >= min &&
+         value.get<std::int64_t>() <= max;
+}
+
+// Thrown inside the parser only; parse_client_message turns it into a value.
+struct Invalid {
+  Error error;
+};
+
+[[noreturn]] void fail(Code code, std::string message) { throw Invalid{{code, std::move(message)}}; }
+
+// Typed access to the fields of one message object, each failure naming the field.
+class Fields {
+ public:
+  Fields(const Json& object, std::string_view type) : object_(object), type_(type) {}
+
+  const Json* find(const char* key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  std::string string(const char* key, std::size_t max_bytes = kMaxHandleBytes) const {
+    const Json* value = find(key);
+    if (!value) fail(Code::bad_request, where() + " needs the string field '" + key + "'");
+    return checked_string(key, *value, max_bytes);
+  }
+  std::string optional_string(const char* key, std::size_t max_bytes = kMaxHandleBytes) const {
+    const Json* value = find(key);
+    return value ? checked_string(key, *value, max_bytes) : std::string();
+  }
+  std::int64_t integer(const char* key, std::int64_t min, std::int64_t max) const {
+    const Json* value = find(key);
+    if (!value) fail(Code::bad_request, where() + " needs the integer field '" + key + "'");
+    return checked_integer(key, *value, min, max);
+  }
+  std::optional<std::int64_t> optional_integer(const char* key, std::int64_t min,
+                                               std::int64_t max) const {
+    const Json* value = find(key);
+    if (!value) return std::nullopt;
+    return checked_integer(key, *value, min, max);
+  }
+  bool boolean(const char* key, bool fallback) const {
+    const Json* value = find(key);
+    if (!value) return fallback;
+    if (!value->is_boolean()) fail(Code::bad_request, "'" + std::string(key) + "' must be true or false");
+    return value->get<bool>();
+  }
+  SeatChoice seat_choice() const {
+    SeatChoice choice;
+    // Seat numbers beyond 3 never exist; the room checks the exact count.
+    if (auto seat = optional_integer("seat", 0, 3)) choice.seat = static_cast<int>(*seat);
+    choice.spectate = boolean("spectate", false);
+    if (choice.seat && choice.spectate)
+      fail(Code::bad_request, where() + " takes either 'seat' or 'spectate', not both");
+    return choice;
+  }
+
+  std::string where() const { return "'" + std::string(type_) + "'"; }
+
+ private:
+  std::string checked_string(const char* key, const Json& value, std::size_t max_bytes) const {
+    if (!value.is_string()) fail(Code::bad_request, "'" + std::string(key) + "' must be a string");
+    const auto& text = value.get_ref<const std::string&>();
+    if (text.size() > max_bytes)
+      fail(Code::bad_request, "'" + std::string(key) + "' is longer than " +
+                                  std::to_string(max_bytes) + " bytes");
+    return text;
+  }
+  std::int64_t checked_integer(const char* key, const Json& value, std::int64_t min,
+                               std::int64_t max) const {
+    if (!value.is_number_integer())
+      fail(Code::bad_request, "'" + std::string(key) + "' must be an integer");
+    if (!in_range(value, min, max)) fail(Code::bad_request, range_message(key, min, max));
+    return value.get<std::int64_t>();
+  }
+  static std::string range_message(const char* key, std::int64_t min, std::int64_t max) {
+    return "'" + std::string(key) + "' must be an integer from " + std::to_string(min) + " to " +
+           std::to_string(max);
+  }
+
+  const Json& object_;
+  std::string_view type_;
+};
+
+constexpr std::int64_t kMaxVersion = std::numeric_limits<std::int32_t>::max();
+
+Hello parse_hello(const Fields& f) {
+  Hello hello;
+  hello.token = f.optional_string("token");
+  if (!hello.token.empty()) return hello;  // a returning player keeps the name stored with him
+  const Json* name = f.find("name");
+  if (!name) fail(Code::bad_request, "'hello' needs a 'name' (a new player) or a 'token' (a returning one)");
+  if (!name->is_string()) fail(Code::bad_name, "'name' must be a string");
+  auto checked = check_name(name->get_ref<const std::string&>());
+  if (auto* error = std::get_if<Error>(&checked)) throw Invalid{std::move(*error)};
+  hello.name = std::move(std::get<std::string>(checked));
+  return hello;
+}
+
+CreateRoom parse_create_room(const Fields& f) {
+  CreateRoom create;
+  create.game = f.string("game");
+  if (const Json* options = f.find("options")) {
+    if (!options->is_object()) fail(Code::bad_option, "'options' must be a JSON object");
+    create.options = *options;
+    use_signed_integers(create.options);
+  }
+  create.is_private = f.boolean("private", false);
+  if (const Json* grace = f.find("grace_seconds")) {
+    if (!in_range(*grace, kMinGraceSeconds, kMaxGraceSeconds))
+      fail(Code::bad_option, "'grace_seconds' must be an integer from " +
+                                 std::to_string(kMinGraceSeconds) + " to " +
+                                 std::to_string(kMaxGraceSeconds));
+    create.grace_seconds = grace->get<int>();
+  }
+  create.choice = f.seat_choice();
+  return create;
+}
+
+JoinRoom parse_join_room(const Fields& f) {
+  JoinRoom join;
+  join.room = f.optional_string("room");
+  join.invite = f.optional_string("invite");
+  if (join.room.empty() == join.invite.empty())
+    fail(Code::bad_request, "'join_room' needs exactly one of 'room' and 'invite'");
+  join.choice = f.seat_choice();
+  return join;
+}
+
+ClientMessage parse_body(std::string_view type, const Fields& f) {
+  if (type == "hello") return parse_hello(f);
+  if (type == "create_room") return parse_create_room(f);
+  if (type == "list_rooms") return ListRooms{};
+  if (type == "watch_lobby") return WatchLobby{};
+  if (type == "join_room") return parse_join_room(f);
+  if (type == "leave_room") return LeaveRoom{f.string("room")};
+  if (type == "move")
+    return Move{f.string("room"), f.integer("expected_version", 0, kMaxVersion),
+                f.string("tokens", kMaxTokensBytes)};
+  if (type == "sync") return Sync{f.string("room"), f.integer("since", 0, kMaxVersion)};
+  if (type == "resign") return Resign{f.string("room")};
+  if (type == "concede") return Concede{f.string("room")};
+  if (type == "plex") return Plex{f.string("room"), f.string("window")};
+  if (type == "claim_abandon") return ClaimAbandon{f.string("room")};
+  fail(Code::unknown_type, "unknown message type '" + std::string(type) + "'");
+}
+
+// The id first, so that every later error can carry it.
+RequestId parse_id(const Json& object) {
+  const auto it = object.find("id");
+  if (it == object.end()) return std::monostate{};
+  if (it->is_string()) {
+    const auto& text = it->get_ref<const std::string&>();
+    if (text.size() > kMaxIdBytes)
+      fail(Code::bad_request, "'id' is longer than " + std::to_string(kMaxIdBytes) + " bytes");
+    return text;
+  }
+  if (in_range(*it, std::numeric_limits<std::int64_t>::min(),
+               std::numeric_limits<std::int64_t>::max()))
+    return it->get<std::int64_t>();
+  fail(Code::bad_request, "'id' must be a string or an integer");
+}
+
+bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+
+// Decodes well-formed UTF-8 (the JSON parser has already rejected anything else).
+template <class Visit>
+void for_each_code_point(std::string_view text, Visit visit) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const int length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    char32_t c = length == 1 ? lead : lead & (0x3F >> (length - 1));
+    for (int k = 1; k < length && i + static_cast<std::size_t>(k) < text.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0x3F);
+    visit(c);
+    i += static_cast<std::size_t>(length);
+  }
+}
+
+}  // namespace
+
+std::variant<std::string, Error> check_name(std::string_view name) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!name.empty() && is_space(name.front())) name.remove_prefix(1);
+  while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
+  int characters = 0;
+  bool control = false;
+  for_each_code_point(name, [&](char32_t c) {
+    ++characters;
+    control = control || is_control(c);
+  });
+  if (characters == 0) return Error{Code::bad_name, "the name is empty"};
+  if (characters > kMaxNameCharacters)
+    return Error{Code::bad_name, "the name has " + std::to_string(characters) +
+                                     " characters; at most " + std::to_string(kMaxNameCharacters) +
+                                     " are allowed"};
+  if (control) return Error{Code::bad_name, "the name contains a control character"};
+  return std::string(name);
+}
+
+Parsed parse_client_message(std::string_view text) {
+  Parsed parsed;
+  try {
+    const Json object = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded()) fail(Code::bad_request, "the message is not valid JSON");
+    if (!object.is_object()) fail(Code::bad_request, "the message must be a JSON object");
+    parsed.id = parse_id(object);
+    const auto type = object.find("type");
+    if (type == object.end() || !type->is_string())
+      fail(Code::unknown_type, "the message needs a string field 'type'");
+    const auto& type_text = type->get_ref<const std::string&>();
+    parsed.body = parse_body(type_text, Fields(object, type_text));
+  } catch (Invalid& invalid) {
+    parsed.body = std::move(invalid.error);
+  }
+  return parsed;
+}
+
+void use_signed_integers(Json& value) {
+  if (value.is_number_unsigned()) {
+    const auto number = value.get<std::uint64_t>();
+    if (number <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      value = static_cast<std::int64_t>(number);
+  } else if (value.is_structured()) {
+    for (auto& item : value) use_signed_integers(item);
+  }
+}
+
+std::string_view type_name(const ClientMessage& message) {
+  static constexpr std::string_view kTypes[] = {
+      "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",
+      "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon"};
+  static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
+  return kTypes[message.index()];
+}
+
+}  // namespace mancala::protocol

@@ -1,0 +1,160 @@
+#include "mancala/protocol/server_messages.hpp"
+
+namespace mancala::protocol {
+namespace {
+
+// Starts a message: the type first, then the id when there is one.
+Json message(std::string_view type, const RequestId& id) {
+  Json out = {{"type", type}};
+  if (const auto* text = std::get_if<std::string>(&id)) out["id"] = *text;
+  if (const auto* number = std::get_if<std::int64_t>(&id)) out["id"] = *number;
+  return out;
+}
+
+Json seat_json(const SeatView& seat) {
+  const bool taken = !seat.player_id.empty();
+  return Json{{"seat", seat.seat},
+              {"player_id", taken ? Json(seat.player_id) : Json()},
+              {"name", taken ? Json(seat.name) : Json()},
+              {"connected", seat.connected},
+              {"bot", seat.bot}};
+}
+
+}  // namespace
+
+Json to_json(const RoomSummary& summary) {
+  Json seats = Json::array();
+  for (const auto& seat : summary.seats) seats.push_back(seat_json(seat));
+  return Json{{"id", summary.id},         {"game", summary.game},
+              {"options", summary.options}, {"status", summary.status},
+              {"seats", std::move(seats)}, {"spectators", summary.spectators}};
+}
+
+Json to_json(const RoomView& room) {
+  Json out = {{"id", room.summary.id},
+              {"game", room.summary.game},
+              {"options", room.summary.options},
+              {"grace_seconds", room.grace_seconds},
+              {"private", room.is_private}};
+  if (!room.invite.empty()) out["invite"] = room.invite;
+  Json summary = to_json(room.summary);
+  out["status"] = room.summary.status;
+  out["seats"] = std::move(summary["seats"]);
+  out["spectators"] = room.summary.spectators;
+  out["version"] = room.version;
+  out["state"] = room.state;
+  return out;
+}
+
+Json to_json(const Update& update) {
+  return Json{{"room", update.room},
+              {"version", update.version},
+              {"seat", update.seat ? Json(*update.seat) : Json()},
+              {"action", update.action},
+              {"tokens", update.tokens},
+              {"events", update.events},
+              {"state", update.state}};
+}
+
+std::string write_ok(const RequestId& id) { return message("ok", id).dump(); }
+
+std::string write_error(const RequestId& id, const Error& error) {
+  Json out = message("error", id);
+  out["code"] = to_string(error.code);
+  out["message"] = error.message;
+  for (const auto& [key, value] : error.details.items()) out[key] = value;
+  return out.dump();
+}
+
+std::string write_welcome(const RequestId& id, std::string_view player_id, std::string_view name,
+                          std::string_view token) {
+  Json out = message("welcome", id);
+  out["player_id"] = player_id;
+  out["name"] = name;
+  out["token"] = token;
+  return out.dump();
+}
+
+std::string write_room(const RequestId& id, const RoomView& room) {
+  Json out = message("room", id);
+  out["room"] = to_json(room);
+  return out.dump();
+}
+
+std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& rooms) {
+  Json list = Json::array();
+  for (const auto& room : rooms) list.push_back(to_json(room));
+  Json out = message("rooms", id);
+  out["rooms"] = std::move(list);
+  return out.dump();
+}
+
+std::string write_update(const RequestId& id, const Update& update) {
+  // The most frequent message, written field by field: building one JSON tree around the
+  // events and the state would copy both.
+  std::string out = message("update", id).dump();
+  out.pop_back();  // the closing brace
+  const auto field = [&out](const char* name, const Json& value) {
+    out += ",\"";
+    out += name;
+    out += "\":";
+    out += value.dump();
+  };
+  field("room", update.room);
+  field("version", update.version);
+  field("seat", update.seat ? Json(*update.seat) : Json());
+  field("action", update.action);
+  field("tokens", update.tokens);
+  field("events", update.events);
+  field("state", update.state);
+  out += '}';
+  return out;
+}
+
+std::string write_updates(const RequestId& id, std::string_view room,
+                          const std::vector<Update>& updates) {
+  Json list = Json::array();
+  for (const auto& update : updates) list.push_back(to_json(update));
+  Json out = message("updates", id);
+  out["room"] = room;
+  out["updates"] = std::move(list);
+  return out.dump();
+}
+
+std::string write_plex_open(std::string_view room, std::string_view window,
+                            std::int64_t deadline_ms, int mover) {
+  Json out = message("plex_open", {});
+  out["room"] = room;
+  out["window"] = window;
+  out["deadline_ms"] = deadline_ms;
+  out["mover"] = mover;
+  return out.dump();
+}
+
+std::string write_presence(std::string_view room, int seat, bool connected,
+                           std::string_view grace_until) {
+  Json out = message("presence", {});
+  out["room"] = room;
+  out["seat"] = seat;
+  out["connected"] = connected;
+  if (!connected) out["grace_until"] = grace_until;
+  return out.dump();
+}
+
+std::string with_id(std::string_view text, const RequestId& id) {
+  if (std::holds_alternative<std::monostate>(id)) return std::string(text);
+  // Every writer starts with {"type":"..." and a type never contains a quote, so the id goes
+  // right after the second quote of the type's value.
+  const auto type_end = text.find('"', text.find(':') + 2);
+  const Json id_json = std::holds_alternative<std::string>(id) ? Json(std::get<std::string>(id))
+                                                                : Json(std::get<std::int64_t>(id));
+  std::string out;
+  out.reserve(text.size() + 80);
+  out.append(text.substr(0, type_end + 1));
+  out.append(",\"id\":");
+  out.append(id_json.dump());
+  out.append(text.substr(type_end + 1));
+  return out;
+}
+
+}  // namespace mancala::protocol

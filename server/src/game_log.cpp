@@ -1,0 +1,90 @@
+#include "game_log.hpp"
+
+#include <algorithm>
+
+namespace mancala::server {
+namespace {
+
+// The events Match::record keeps beside the turns; laps and captures are reproduced by
+// replaying the tokens, so the record lists only these.
+bool recorded_event(const Json& event) {
+  static constexpr std::string_view kKinds[] = {"pass",    "refill", "plex_open", "plex_result",
+                                                "concede", "resign", "round_end", "game_end",
+                                                "illegal_move"};
+  const auto it = event.find("event");
+  if (it == event.end() || !it->is_string()) return false;
+  const auto& kind = it->get_ref<const std::string&>();
+  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
+}
+
+}  // namespace
+
+Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_view tokens) {
+  if (kind == "move") return match.play(seat, tokens);
+  if (kind == "resign" || kind == "abandon") return match.resign(seat);
+  if (kind == "concede") return match.concede(seat);
+  if (kind == "plex") return match.claim_plex(seat);
+  if (kind == "plex_timeout") return match.plex_timeout();
+  throw EngineError(ErrorCode::bad_request, "unknown stored action '" + std::string(kind) + "'");
+}
+
+Match opening(const GameMeta& meta) { return Match::restore(meta.game, meta.options, meta.draws); }
+
+Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
+             const std::function<void(const Match&, const StoredAction&)>& visit) {
+  Match match = opening(meta);
+  for (const auto& action : actions) {
+    const Outcome outcome = apply_action(match, action.kind, action.seat.value_or(kNoSeat), action.tokens);
+    if (!outcome.ok())
+      throw EngineError(outcome.error->code, "game " + meta.id + " version " +
+                                                 std::to_string(action.version) +
+                                                 " does not replay: " + outcome.error->message);
+    if (visit) visit(match, action);
+  }
+  return match;
+}
+
+protocol::Update make_update(std::string_view room, const StoredAction& action, Json state) {
+  return protocol::Update{std::string(room), action.version, action.seat,  action.kind,
+                          action.tokens,     action.events,  std::move(state)};
+}
+
+Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions) {
+  Json turns = Json::array();
+  for (const auto& action : actions) {
+    // The entry that replays this action: the move itself, or the special event that leads the
+    // events of a resign, concede or Plex resolution. It carries the whole update.
+    const bool is_move = action.kind == "move";
+    Json head = is_move ? Json{{"seat", action.seat.value_or(kNoSeat)}, {"tokens", action.tokens}}
+                        : (action.events.empty() ? Json::object() : action.events[0]);
+    head["version"] = action.version;
+    head["at"] = action.at;
+    head["events"] = action.events;
+    turns.push_back(std::move(head));
+    for (std::size_t i = is_move ? 0 : 1; i < action.events.size(); ++i)
+      if (recorded_event(action.events[i])) turns.push_back(action.events[i]);
+  }
+  const Match match = replay(meta, actions);
+  Json players = Json::array();
+  for (const auto& seat : meta.seats) players.push_back({{"seat", seat.seat}, {"name", seat.name}});
+  return Json{{"id", meta.id},
+              {"game", meta.game},
+              {"options", meta.options},
+              {"players", std::move(players)},
+              {"draws", meta.draws},
+              {"status", meta.status},
+              {"started", meta.started.empty() ? Json() : Json(meta.started)},
+              {"finished", meta.finished.empty() ? Json() : Json(meta.finished)},
+              {"turns", std::move(turns)},
+              {"rounds", match.game().rounds()},
+              {"result", match.game().result()}};
+}
+
+Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions) {
+  Json states = Json::array();
+  states.push_back(opening(meta).state());
+  replay(meta, actions, [&](const Match& match, const StoredAction&) { states.push_back(match.state()); });
+  return states;
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,35 @@
+#pragma once
+// Replaying stored actions through the engine: rebuilding a room after a restart, the updates
+// of `sync`, the record and the positions of the history API. Written once, so every one of
+// them sees exactly the same game.
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "mancala/match.hpp"
+#include "mancala/protocol/server_messages.hpp"
+#include "stored_game.hpp"
+
+namespace mancala::server {
+
+// Applies one action of the given kind for `seat` (tokens only for moves).
+Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_view tokens);
+
+// The game's opening position (Match::restore with its stored draws).
+Match opening(const GameMeta& meta);
+
+// Replays `actions` in order; `visit(match, action)` runs after each one. Throws EngineError
+// naming the version when a stored action no longer replays (a changed rule or a corrupt row).
+Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
+             const std::function<void(const Match&, const StoredAction&)>& visit = {});
+
+protocol::Update make_update(std::string_view room, const StoredAction& action, Json state);
+
+// The game record of notation.md with the annotations of the history API (see
+// protocol/README.md): replaying it with Match::from_record reproduces every position.
+Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions);
+
+// states[v] is the state at version v.
+Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions);
+
+}  // namespace mancala::server

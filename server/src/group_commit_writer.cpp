@@ -1,0 +1,99 @@
+#include "group_commit_writer.hpp"
+
+#include <chrono>
+#include <future>
+
+#include "log.hpp"
+#include "metrics.hpp"
+
+namespace mancala::server {
+
+GroupCommitWriter::GroupCommitWriter(Database db, Histogram& commit_latency)
+    : db_(std::move(db)), commit_latency_(commit_latency), thread_([this] { run(); }) {}
+
+GroupCommitWriter::~GroupCommitWriter() { stop(); }
+
+void GroupCommitWriter::submit(Job job, Done done) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back({std::move(job), std::move(done)});
+      wake_.notify_one();
+      return;
+    }
+  }
+  log_error("write_after_stop", {{"message", "a write arrived after the database was closed"}});
+  done(false);
+}
+
+void GroupCommitWriter::run_and_wait(const Job& job) {
+  std::promise<void> finished;
+  std::exception_ptr failure;
+  submit(
+      [&](Database& db) {
+        try {
+          job(db);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      },
+      [&](bool) { finished.set_value(); });
+  finished.get_future().wait();
+  if (failure) std::rethrow_exception(failure);
+}
+
+void GroupCommitWriter::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+    wake_.notify_one();
+  }
+  thread_.join();
+}
+
+void GroupCommitWriter::run() {
+  while (true) {
+    std::deque<Entry> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything queued has been committed
+      batch.swap(queue_);
+    }
+    commit_batch(batch);
+  }
+}
+
+void GroupCommitWriter::commit_batch(std::deque<Entry>& batch) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<bool> succeeded(batch.size(), false);
+  bool committed = false;
+  try {
+    db_.prepare("BEGIN IMMEDIATE").run();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      db_.prepare("SAVEPOINT job").run();
+      try {
+        batch[i].job(db_);
+        succeeded[i] = true;
+      } catch (const std::exception& e) {
+        log_error("write_failed", {{"message", e.what()}});
+        db_.prepare("ROLLBACK TO job").run();
+      }
+      db_.prepare("RELEASE job").run();
+    }
+    db_.prepare("COMMIT").run();
+    committed = true;
+  } catch (const std::exception& e) {
+    log_error("commit_failed", {{"message", e.what()}, {"jobs", batch.size()}});
+    try {
+      db_.execute("ROLLBACK");
+    } catch (const std::exception&) {
+      // Nothing was open to roll back.
+    }
+  }
+  commit_latency_.observe(std::chrono::steady_clock::now() - started);
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(committed && succeeded[i]);
+}
+
+}  // namespace mancala::server

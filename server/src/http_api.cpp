@@ -1,0 +1,192 @@
+#include "http_api.hpp"
+
+#include <charconv>
+#include <map>
+
+#include "game_log.hpp"
+#include "identity.hpp"
+#include "log.hpp"
+#include "mancala/registry.hpp"
+#include "metrics.hpp"
+#include "static_files.hpp"
+#include "storage.hpp"
+
+namespace mancala::server {
+namespace {
+
+using Query = std::map<std::string, std::string>;
+
+struct HttpError {
+  http::status status;
+  std::string message;
+};
+
+StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
+  return text_response(request, status, "application/json", body.dump());
+}
+
+Query parse_query(std::string_view query) {
+  Query out;
+  while (!query.empty()) {
+    const auto end = std::min(query.find('&'), query.size());
+    const auto pair = query.substr(0, end);
+    const auto equals = pair.find('=');
+    const auto key = url_decode(pair.substr(0, equals), true);
+    const auto value = url_decode(equals == std::string_view::npos ? "" : pair.substr(equals + 1), true);
+    if (!key || !value) throw HttpError{http::status::bad_request, "malformed query string"};
+    out[*key] = *value;
+    query.remove_prefix(std::min(end + 1, query.size()));
+  }
+  return out;
+}
+
+std::int64_t parse_integer(const std::string& name, const std::string& text, std::int64_t min,
+                           std::int64_t max) {
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max)
+    throw HttpError{http::status::bad_request, "'" + name + "' must be an integer from " +
+                                                   std::to_string(min) + " to " + std::to_string(max)};
+  return value;
+}
+
+// The player presenting `Authorization: Bearer <token>`, if any.
+std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
+  const std::string_view header = to_std(request[http::field::authorization]);
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.size() <= kBearer.size() || header.substr(0, kBearer.size()) != kBearer) return "";
+  const auto player = context.players.find_by_token(
+      std::string_view(header.data() + kBearer.size(), header.size() - kBearer.size()));
+  return player ? player->id : "";
+}
+
+Json summary_json(const GameMeta& meta) {
+  Json players = Json::array();
+  for (const auto& seat : meta.seats) players.push_back({{"seat", seat.seat}, {"name", seat.name}});
+  const auto text_or_null = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
+  return Json{{"id", meta.id},           {"game", meta.game},
+              {"options", meta.options}, {"players", std::move(players)},
+              {"status", meta.status},   {"started", text_or_null(meta.started)},
+              {"finished", text_or_null(meta.finished)}, {"result", meta.result}};
+}
+
+Json list_games(const Query& query, const std::string& viewer, Storage& storage) {
+  GameQuery filter;
+  filter.viewer_id = viewer;
+  if (const auto it = query.find("player"); it != query.end()) filter.player_name = it->second;
+  if (const auto it = query.find("game"); it != query.end()) filter.game = it->second;
+  if (const auto it = query.find("status"); it != query.end()) {
+    if (it->second != "finished" && it->second != "playing")
+      throw HttpError{http::status::bad_request, "'status' must be finished or playing"};
+    filter.status = it->second;
+  }
+  if (const auto it = query.find("limit"); it != query.end())
+    filter.limit = static_cast<int>(parse_integer("limit", it->second, 1, 100));
+  if (const auto it = query.find("before"); it != query.end())
+    filter.before = parse_integer("before", it->second, 1, std::numeric_limits<std::int64_t>::max());
+  const GamePage page = storage.list_games(filter);
+  Json games = Json::array();
+  for (const auto& meta : page.games) games.push_back(summary_json(meta));
+  return Json{{"games", std::move(games)},
+              {"next", page.next ? Json(std::to_string(*page.next)) : Json()}};
+}
+
+// A stored game the viewer may see; private games of others do not exist for him.
+StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage) {
+  auto game = storage.load_game(id);
+  const auto seated = [&](const GameMeta& meta) {
+    return std::any_of(meta.seats.begin(), meta.seats.end(),
+                       [&](const StoredSeat& seat) { return !viewer.empty() && seat.player_id == viewer; });
+  };
+  if (!game || (game->meta.is_private && !seated(game->meta)))
+    throw HttpError{http::status::not_found, "no game '" + id + "'"};
+  return std::move(*game);
+}
+
+Json game_types_json() {
+  Json types = Json::array();
+  for (const auto& type : game_types())
+    types.push_back({{"id", type.id},
+                     {"name", type.name},
+                     {"min_players", type.min_players},
+                     {"max_players", type.max_players},
+                     {"options", describe_options(type.options)}});
+  return Json{{"games", std::move(types)}};
+}
+
+StringResponse route(const HttpRequest& request, const HttpContext& context) {
+  const std::string_view target = to_std(request.target());
+  const auto question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const Query query = parse_query(question == std::string_view::npos ? "" : target.substr(question + 1));
+
+  if (path == "/healthz") {
+    return context.storage.healthy()
+               ? text_response(request, http::status::ok, "text/plain; charset=utf-8", "ok\n")
+               : text_response(request, http::status::service_unavailable, "text/plain; charset=utf-8",
+                               "the database does not answer\n");
+  }
+  if (path == "/metrics")
+    return text_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+                         context.metrics.render());
+  if (path == "/api/game-types") return json_response(request, http::status::ok, game_types_json());
+  const std::string viewer = viewer_id(request, context);
+  if (path == "/api/games" || path == "/api/games/")
+    return json_response(request, http::status::ok, list_games(query, viewer, context.storage));
+
+  constexpr std::string_view kGames = "/api/games/";
+  if (path.substr(0, kGames.size()) == kGames) {
+    std::string_view rest = path.substr(kGames.size());
+    constexpr std::string_view kPositions = "/positions";
+    const bool positions = rest.size() > kPositions.size() &&
+                           rest.substr(rest.size() - kPositions.size()) == kPositions;
+    if (positions) rest.remove_suffix(kPositions.size());
+    const auto id = url_decode(rest);
+    if (!id || id->empty() || id->find('/') != std::string::npos)
+      throw HttpError{http::status::not_found, "no such endpoint"};
+    const StoredGame game = visible_game(*id, viewer, context.storage);
+    if (positions)
+      return json_response(request, http::status::ok,
+                           Json{{"id", game.meta.id}, {"states", game_states(game.meta, game.actions)}});
+    return json_response(request, http::status::ok, game_record(game.meta, game.actions));
+  }
+  throw HttpError{http::status::not_found, "no such endpoint"};
+}
+
+}  // namespace
+
+bool is_api_target(std::string_view path) {
+  return path == "/healthz" || path == "/metrics" || path.substr(0, 5) == "/api/" || path == "/api";
+}
+
+StringResponse text_response(const HttpRequest& request, http::status status,
+                             std::string_view content_type, std::string body) {
+  StringResponse response{status, request.version()};
+  response.set(http::field::server, "mancala-server");
+  response.set(http::field::content_type, beast::string_view(content_type.data(), content_type.size()));
+  response.set(http::field::cache_control, "no-store");
+  response.keep_alive(request.keep_alive());
+  response.body() = std::move(body);
+  response.prepare_payload();
+  return response;
+}
+
+StringResponse handle_api(const HttpRequest& request, const HttpContext& context) {
+  if (request.method() != http::verb::get && request.method() != http::verb::head) {
+    auto response = json_response(request, http::status::method_not_allowed,
+                                  Json{{"error", "only GET is supported here"}});
+    response.set(http::field::allow, "GET, HEAD");
+    return response;
+  }
+  try {
+    return route(request, context);
+  } catch (const HttpError& e) {
+    return json_response(request, e.status, Json{{"error", e.message}});
+  } catch (const std::exception& e) {
+    log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
+    return json_response(request, http::status::internal_server_error,
+                         Json{{"error", "the server could not answer this request"}});
+  }
+}
+
+}  // namespace mancala::server

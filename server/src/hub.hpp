@@ -1,0 +1,81 @@
+#pragma once
+// The shared state of the server (Beast's websocket-chat-multi calls it shared_state): who is
+// connected, which rooms exist, the lobby and its watchers. It routes each request to its room
+// and answers the ones that need no room. Its maps are guarded by one mutex, held only for
+// lookups and updates, never across I/O or a room's work.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "connection.hpp"
+#include "net.hpp"
+#include "room.hpp"
+
+namespace mancala::server {
+
+class Storage;
+class PlayerDirectory;
+
+class Hub {
+ public:
+  Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics);
+
+  // Rebuilds every unfinished game from the database (at start, before listening).
+  void restore_rooms();
+
+  // A connection's `hello`. `done` receives the player (null on failure) after the reply was
+  // queued; it may run on any thread.
+  void hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+             const protocol::Hello& hello, std::function<void(PlayerRef)> done);
+  // Every other message of a connection that said hello.
+  void handle(Caller caller, protocol::ClientMessage message);
+
+  void connected(const std::shared_ptr<Connection>& connection);
+  void disconnected(const std::shared_ptr<Connection>& connection);
+  void close_all(CloseCode code);
+
+  // Called by rooms.
+  void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
+  void seat_index(const std::string& player_id, const std::string& room_id, bool seated);
+  void forget(const std::string& room_id);
+
+  RoomCounts room_counts() const;
+
+ private:
+  void create_room(Caller caller, protocol::CreateRoom create);
+  void join_room(Caller caller, const protocol::JoinRoom& join);
+  void watch_lobby(const Caller& caller);
+  std::shared_ptr<Room> find_room(const std::string& id) const;
+  void add_room(const std::shared_ptr<Room>& room);
+  std::vector<protocol::RoomSummary> lobby() const;
+  void schedule_lobby_broadcast();
+  void broadcast_lobby();
+  Room::Services services();
+
+  net::io_context& io_;
+  Storage& storage_;
+  PlayerDirectory& players_;
+  Metrics& metrics_;
+
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
+  std::unordered_map<std::string, std::string> invites_;                  // invite -> room id
+  std::unordered_map<std::string, std::set<std::string>> seated_rooms_;  // player -> rooms
+  std::map<std::string, std::pair<std::uint64_t, protocol::RoomSummary>> listed_;  // id -> (order, summary)
+  std::uint64_t next_listing_ = 0;
+  std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
+  std::unordered_map<const Connection*, std::weak_ptr<Connection>> lobby_watchers_;
+
+  // Lobby broadcasts are coalesced: changes within kLobbyDelay go out as one `rooms` message.
+  net::strand<net::io_context::executor_type> lobby_strand_;
+  net::steady_timer lobby_timer_;
+  bool lobby_scheduled_ = false;  // on lobby_strand_
+  std::string last_lobby_text_;    // on lobby_strand_
+};
+
+}  // namespace mancala::server

@@ -1,0 +1,62 @@
+#include "identity.hpp"
+
+#include "random.hpp"
+
+namespace mancala::server {
+namespace {
+
+Sha256Digest from_hex(const std::string& hex) {
+  Sha256Digest digest{};
+  const auto nibble = [](char c) {
+    return static_cast<std::uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+  };
+  for (std::size_t i = 0; i < digest.size() && 2 * i + 1 < hex.size(); ++i)
+    digest[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+  return digest;
+}
+
+}  // namespace
+
+PlayerDirectory::NewPlayer PlayerDirectory::make(std::string name) {
+  std::string token = random_text(kTokenCharacters);
+  auto player = std::make_shared<const Player>(
+      Player{random_text(kPlayerIdCharacters), std::move(name), sha256(token)});
+  return {std::move(player), std::move(token)};
+}
+
+StoredPlayer PlayerDirectory::to_stored(const Player& player) {
+  return {player.id, player.name, to_hex(player.token_hash)};
+}
+
+void PlayerDirectory::add(PlayerRef player) {
+  const std::lock_guard lock(mutex_);
+  by_token_hash_[to_hex(player->token_hash)] = player;
+  by_id_[player->id] = std::move(player);
+}
+
+void PlayerDirectory::load(const std::vector<StoredPlayer>& players) {
+  for (const auto& stored : players)
+    add(std::make_shared<const Player>(Player{stored.id, stored.name, from_hex(stored.token_hash)}));
+}
+
+PlayerRef PlayerDirectory::find_by_token(std::string_view token) const {
+  const Sha256Digest digest = sha256(token);
+  PlayerRef candidate;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto it = by_token_hash_.find(to_hex(digest));
+    if (it != by_token_hash_.end()) candidate = it->second;
+  }
+  // The lookup is keyed by the hash, which reveals nothing usable about the token; the final
+  // comparison is constant-time all the same.
+  if (candidate && constant_time_equal(candidate->token_hash, digest)) return candidate;
+  return nullptr;
+}
+
+PlayerRef PlayerDirectory::find(const std::string& id) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second;
+}
+
+}  // namespace mancala::server

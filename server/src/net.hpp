@@ -1,0 +1,27 @@
+#pragma once
+// Short names for the Boost.Asio/Beast namespaces used across the server.
+#include <string_view>
+#include <utility>  // Boost 1.74's awaitable.hpp needs std::exchange under C++20
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace mancala::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using error_code = beast::error_code;
+
+// Beast 1.74 speaks boost::string_view.
+inline std::string_view to_std(beast::string_view text) { return {text.data(), text.size()}; }
+
+// Logs an I/O failure, except the ordinary ends of a connection (closed by either side,
+// cancelled at shutdown, timed out while idle), which are not worth a line.
+void log_io_error(const error_code& error, std::string_view what);
+
+}  // namespace mancala::server

@@ -1,0 +1,143 @@
+#pragma once
+// One room: its seats, members (seated players' connections and spectators), its game and the
+// Plex race. Everything a room does runs on its own strand, one step at a time; a step that
+// writes to the database holds the room (later steps wait in `deferred_`) until the commit is
+// durable, then tells the members. So two moves in one room never race, no lock is held across
+// I/O, and nobody hears of a change the database does not have.
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "connection.hpp"
+#include "mancala/match.hpp"
+#include "net.hpp"
+#include "stored_game.hpp"
+
+namespace mancala::server {
+
+class Hub;
+class Storage;
+
+enum class RoomStatus { waiting, playing, finished };
+std::string_view to_string(RoomStatus status);
+
+class Room : public std::enable_shared_from_this<Room> {
+ public:
+  struct Services {
+    net::io_context& io;
+    Hub& hub;
+    Storage& storage;
+    Metrics& metrics;
+  };
+
+  // `meta` as stored; `match` is the game at `version` (the opening one for a new room);
+  // `players` holds each seat's player (null for a free seat).
+  Room(Services services, GameMeta meta, Match match, std::int64_t version,
+       std::vector<PlayerRef> players);
+
+  // Immutable after construction: safe from any thread.
+  const std::string& id() const { return meta_.id; }
+  const std::string& invite() const { return meta_.invite; }
+  RoomStatus status() const { return status_.load(); }
+
+  // Each of these queues one step on the room's strand; the reply goes to the caller.
+  void welcome_creator(Caller caller, std::optional<int> seat);  // after the room was stored
+  void resume_after_restart();
+  void join(Caller caller, protocol::SeatChoice choice, bool by_invite);
+  void attach(Caller caller);  // a returning seated player's new connection (no reply but `room`)
+  void leave(Caller caller);
+  void move(Caller caller, protocol::Move move);
+  void sync(Caller caller, std::int64_t since);
+  void resign(Caller caller);
+  void concede(Caller caller);
+  void plex(Caller caller, std::string window);
+  void claim_abandon(Caller caller);
+  void drop(std::shared_ptr<Connection> connection);  // the connection closed
+
+ private:
+  struct Member {
+    std::shared_ptr<Connection> connection;
+    PlayerRef player;
+    std::optional<int> seat;
+  };
+  struct SeatState {
+    PlayerRef player;
+    SystemTime grace_until{};  // meaningful while nobody of this seat is connected
+  };
+  struct PlexWindow {
+    std::string id;
+    SteadyTime opened;
+    int mover = 0;
+  };
+  using Step = std::function<void()>;
+
+  // Runs `step` on the strand after every earlier step and commit; exceptions become an
+  // `internal` reply to `caller` (when there is one) and a log line.
+  void serially(std::optional<Caller> caller, Step step);
+  void run_step(const std::optional<Caller>& caller, const Step& step);
+  void run_deferred();
+  // Holds the room until the write reports, then runs `then(committed)` on the strand.
+  void commit(const std::function<void(std::function<void(bool)>)>& write,
+              std::function<void(bool)> then);
+
+  void do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite);
+  void do_leave(const Caller& caller);
+  void do_move(const Caller& caller, const protocol::Move& move);
+  void do_sync(const Caller& caller, std::int64_t since);
+  void do_special(const Caller& caller, std::string_view kind);
+  void do_plex(const Caller& caller, const std::string& window);
+  void do_claim_abandon(const Caller& caller);
+  void resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat);
+  void take_seat(const Caller& caller, int seat);
+  void remove_connection(const std::shared_ptr<Connection>& connection);
+
+  // The game side: commit an outcome already applied to match_, then announce it.
+  void commit_update(std::optional<Caller> caller, std::string kind, int seat, std::string tokens,
+                     Outcome outcome);
+  void announce(const StoredAction& action, const std::optional<Caller>& caller);
+  void after_update(const StoredAction& action);
+  void open_plex_window(int mover);
+  void resolve_plex(const std::optional<Caller>& caller, std::optional<int> claimant);
+  void rebuild_from_storage();
+
+  // Membership and views.
+  bool may_see(const Caller& caller) const;
+  std::optional<int> seat_of(const PlayerRef& player) const;
+  bool seat_connected(int seat) const;
+  Member* member(const Connection* connection);
+  // Adds the caller's connection (or updates its seat); true when a seat that had nobody
+  // connected has someone again.
+  bool add_member(const Caller& caller, std::optional<int> seat);
+  void welcome_back(const Caller& caller, int seat);  // a seated player's connection joins
+  protocol::RoomSummary summary() const;
+  protocol::RoomView view(bool with_invite) const;
+  void reply_room(const Caller& caller) const;  // the invite only for seated players
+  void send_room_to_others(const Connection* except);
+  void send_to_members(const SharedText& text, const Connection* except = nullptr);
+  void send_presence(int seat, bool connected);
+  void publish();
+  void forget_if_idle();
+  bool check_playing(const Caller& caller) const;
+
+  Services services_;
+  net::strand<net::io_context::executor_type> strand_;
+  GameMeta meta_;
+  Match match_;
+  std::int64_t version_;
+  std::atomic<RoomStatus> status_;
+  std::vector<SeatState> seats_;
+  std::vector<Member> members_;
+  std::size_t rounds_stored_;
+  bool busy_ = false;
+  std::deque<std::pair<std::optional<Caller>, Step>> deferred_;
+  std::optional<PlexWindow> window_;
+  std::string closed_window_;  // the last window resolved: claims with it get plex_lost
+  net::steady_timer plex_timer_;
+  bool forgotten_ = false;
+};
+
+}  // namespace mancala::server

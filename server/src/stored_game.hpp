@@ -1,0 +1,50 @@
+#pragma once
+// A game as the database holds it: who set it up how, who sits where, and every committed
+// action in order. Rooms are rebuilt from this after a restart and the history API reads it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mancala/game.hpp"
+
+namespace mancala::server {
+
+struct StoredSeat {
+  int seat = 0;
+  std::string player_id;
+  std::string name;
+};
+
+struct GameMeta {
+  std::string id;
+  std::string game;
+  Json options = Json::object();  // resolved: every option, defaults filled in
+  Json draws = Json::object();    // the random draws made at creation
+  bool is_private = false;
+  std::string invite;             // empty for public rooms
+  int grace_seconds = 120;
+  std::string status = "waiting";  // waiting | playing | finished
+  std::string created;
+  std::string started;   // empty until the game starts
+  std::string finished;  // empty until it ends
+  Json result;           // null until it ends
+  std::vector<StoredSeat> seats;  // taken seats only, by seat number
+};
+
+// One committed update: `kind` is move, resign, concede, abandon, plex or plex_timeout.
+struct StoredAction {
+  std::int64_t version = 0;
+  std::string kind;
+  std::optional<int> seat;
+  std::string tokens;
+  Json events = Json::array();
+  std::string at;
+};
+
+struct StoredGame {
+  GameMeta meta;
+  std::vector<StoredAction> actions;
+};
+
+}  // namespace mancala::server

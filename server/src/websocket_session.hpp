@@ -1,0 +1,79 @@
+#pragma once
+// One WebSocket client. Reads frames one at a time on the connection's strand, applies the
+// size limit, the rate limit and the hello gate, and hands parsed requests to the hub. Frames
+// to send wait in a bounded queue; a client that falls too far behind is closed (1008) rather
+// than buffered without end.
+#include <deque>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "connection.hpp"
+#include "net.hpp"
+
+namespace mancala::server {
+
+class Hub;
+
+// The protocol's token bucket: `per_second` messages a second (20), bursts of twice that.
+class RateLimiter {
+ public:
+  explicit RateLimiter(double per_second) : per_second_(per_second), capacity_(2 * per_second), tokens_(capacity_) {}
+  bool try_take(SteadyTime now);
+
+ private:
+  double per_second_;
+  double capacity_;
+  double tokens_;
+  std::optional<SteadyTime> last_;
+};
+
+class WebSocketSession : public Connection, public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  static constexpr std::size_t kMaxFrameBytes = 8 * 1024;
+  static constexpr std::size_t kMaxQueuedFrames = 512;
+  static constexpr int kMaxRefusalsInARow = 40;
+
+  WebSocketSession(tcp::socket&& socket, Hub& hub, Metrics& metrics, int rate_limit);
+  ~WebSocketSession() override;
+
+  // Completes the upgrade the HTTP session read, then starts reading.
+  void run(http::request<http::string_body> upgrade);
+
+  void send(SharedText text) override;
+  using Connection::send;
+  void close(CloseCode code) override;
+
+ private:
+  using Pending = std::tuple<protocol::RequestId, protocol::ClientMessage, SteadyTime>;
+
+  void on_accept(const error_code& error);
+  void read_next();
+  void on_read(const error_code& error);
+  void handle_frame(std::string_view text);
+  void dispatch(protocol::RequestId id, protocol::ClientMessage message, SteadyTime received);
+  void on_hello_done(PlayerRef player);
+  void reply_error(const protocol::RequestId& id, protocol::Code code, std::string message);
+  void enqueue(SharedText text);
+  void write_next();
+  void on_write(const error_code& error);
+  void start_close(websocket::close_code code);
+  void finish();
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  Hub& hub_;
+  Metrics& metrics_;
+  RateLimiter limiter_;
+  int refusals_in_a_row_ = 0;
+  enum class Greeting { none, pending, done } greeting_ = Greeting::none;
+  PlayerRef player_;
+  std::deque<Pending> waiting_for_hello_;
+  std::deque<SharedText> queue_;
+  bool writing_ = false;
+  std::optional<websocket::close_code> close_after_writes_;
+  bool closing_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace mancala::server

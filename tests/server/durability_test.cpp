@@ -1,0 +1,172 @@
+// Reconnection, crashes and restarts: nothing acknowledged is ever lost.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "table.hpp"
+
+namespace mancala::testing {
+namespace {
+
+class TempDir {
+ public:
+  TempDir() {
+    char path[] = "/tmp/mancala-durability-XXXXXX";
+    path_ = mkdtemp(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// Reconnects every seat of `table` to `port` with its token; each gets its room back.
+void reconnect_all(Table& table, unsigned short port) {
+  for (std::size_t seat = 0; seat < table.clients.size(); ++seat) {
+    table.clients[seat] = std::make_unique<Client>(port);
+    const Json welcome = table.clients[seat]->request({{"type", "hello"}, {"token", table.tokens[seat]}});
+    ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+    const Json room = table.clients[seat]->wait_for_type("room");
+    EXPECT_EQ(room["room"]["id"], table.room);
+    EXPECT_EQ(room["room"]["version"], table.version) << "resumes at the exact version";
+    EXPECT_EQ(room["room"]["state"], table.state) << "in the exact state";
+  }
+}
+
+TEST(Reconnection, DropReconnectWithTokenSyncAndContinue) {
+  ServerProcess server;
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  Random rng(4);
+  for (int i = 0; i < 3; ++i) play_one(table, rng);
+  const std::int64_t seen = table.version;
+  table.clients[1]->drop();
+  const Json away = table.clients[0]->wait_for_type("presence");
+  EXPECT_EQ(away["seat"], 1);
+  EXPECT_FALSE(away["connected"].get<bool>());
+  // Seat 0 plays on while seat 1 is away (if it is seat 0's turn).
+  while (table.state["to_move"] == 0 && table.state["result"].is_null()) {
+    const std::string token = table.state["legal"][0];
+    const Json update = table.clients[0]->request(
+        {{"type", "move"}, {"room", table.room}, {"expected_version", table.version}, {"tokens", token}});
+    ASSERT_EQ(update["type"], "update");
+    table.version = update["version"];
+    table.state = update["state"];
+    table.states.push_back(table.state);
+  }
+  table.clients[1] = std::make_unique<Client>(server.port());
+  ASSERT_EQ(table.clients[1]->request({{"type", "hello"}, {"token", table.tokens[1]}})["type"], "welcome");
+  EXPECT_EQ(table.clients[1]->wait_for_type("room")["room"]["version"], table.version);
+  EXPECT_TRUE(table.clients[0]->wait_for_type("presence")["connected"].get<bool>());
+  const Json sync = table.clients[1]->request({{"type", "sync"}, {"room", table.room}, {"since", seen}});
+  ASSERT_EQ(sync["type"], "updates");
+  ASSERT_EQ(sync["updates"].size(), static_cast<std::size_t>(table.version - seen));
+  for (const auto& update : sync["updates"])
+    EXPECT_EQ(update["state"], table.states[update["version"].get<std::size_t>()]);
+  play_to_end(table, 8);
+  EXPECT_FALSE(table.state["result"].is_null());
+}
+
+TEST(Durability, SigkillAfterAcknowledgedMovesLosesNothing) {
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  Table table = open_table(server->port(), "cups", Json::object(), 2);
+  std::vector<std::string> played;
+  Random rng(12);
+  int kills = 0;
+  for (int stretch : {1, 4, 9, 2, 1000}) {
+    for (int i = 0; i < stretch && table.state["result"].is_null(); ++i)
+      played.push_back(play_one(table, rng)["tokens"]);
+    // The last move was acknowledged; kill the server before it can do anything else.
+    server->kill_hard();
+    ++kills;
+    server = std::make_unique<ServerProcess>(db);
+    if (table.state["result"].is_null()) reconnect_all(table, server->port());
+    std::string body;
+    ASSERT_EQ(http_get(server->port(), "/api/games/" + table.room, &body, table.tokens[0]), 200);
+    const Json record = Json::parse(body);
+    std::vector<std::string> stored;
+    for (const auto& turn : record["turns"])
+      if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
+    EXPECT_EQ(stored, played) << "every acknowledged move is in the history";
+    if (!table.state["result"].is_null()) break;
+  }
+  EXPECT_FALSE(table.state["result"].is_null());
+  EXPECT_GE(kills, 3);
+}
+
+TEST(Durability, GracefulStopKeepsGamesAndExitsZero) {
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  Table table = open_table(server->port(), "cups", Json::object(), 2);
+  Random rng(2);
+  play_one(table, rng);
+  EXPECT_EQ(server->terminate(), 0);
+  int code = 0;
+  EXPECT_TRUE(table.clients[0]->wait_closed(5s, &code));
+  EXPECT_EQ(code, 1001);
+  server = std::make_unique<ServerProcess>(db);
+  reconnect_all(table, server->port());
+  play_to_end(table, 3);
+}
+
+TEST(Durability, BackupWritesAConsistentCopy) {
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  ServerProcess server(db);
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  Random rng(1);
+  for (int i = 0; i < 3; ++i) play_one(table, rng);
+  const std::string copy = dir.file("copy.db");
+  EXPECT_EQ(run_server_command({"--db", db, "--backup", copy}), 0);
+  EXPECT_NE(run_server_command({"--db", db, "--backup", copy}), 0) << "never overwrites a file";
+  ServerProcess restored(copy);
+  std::string body;
+  ASSERT_EQ(http_get(restored.port(), "/api/games/" + table.room + "/positions", &body, table.tokens[0]), 200);
+  const Json positions = Json::parse(body);
+  ASSERT_EQ(positions["states"].size(), 4u);
+  EXPECT_EQ(positions["states"][3], table.state);
+}
+
+TEST(Abandonment, OpponentMayClaimAfterTheGraceTime) {
+  ServerProcess server;
+  Client ada(server.port()), bob(server.port());
+  ada.hello("Ada");
+  bob.hello("Bob");
+  const Json created = ada.request(
+      {{"type", "create_room"}, {"game", "cups"}, {"private", true}, {"grace_seconds", 30}});
+  const std::string room = created["room"]["id"];
+  const Json started = bob.request({{"type", "join_room"}, {"invite", created["room"]["invite"]}});
+  ASSERT_EQ(started["room"]["status"], "playing");
+  const int to_move = started["room"]["state"]["to_move"];
+  Client& absent = to_move == 0 ? ada : bob;
+  Client& present = to_move == 0 ? bob : ada;
+  absent.drop();
+  const Json away = present.wait_for_type("presence");
+  EXPECT_EQ(present.request({{"type", "claim_abandon"}, {"room", room}})["code"], "not_abandoned");
+  std::this_thread::sleep_for(31s);
+  const Json update = present.request({{"type", "claim_abandon"}, {"room", room}});
+  ASSERT_EQ(update["type"], "update") << update.dump();
+  EXPECT_EQ(update["action"], "abandon");
+  EXPECT_EQ(update["events"][0]["event"], "resign");
+  EXPECT_EQ(update["events"][0]["player"], to_move);
+  EXPECT_FALSE(update["state"]["result"].is_null());
+  (void)away;
+}
+
+TEST(CommandLine, HelpAndBadUsage) {
+  std::string out;
+  EXPECT_EQ(run_server_command({"--help"}, &out), 0);
+  EXPECT_NE(out.find("--allow-origin"), std::string::npos);
+  EXPECT_EQ(run_server_command({"--port", "http"}), 2);
+  EXPECT_EQ(run_server_command({"--log-level", "loud"}), 2);
+  EXPECT_EQ(run_server_command({"--frobnicate"}), 2);
+}
+
+}  // namespace
+}  // namespace mancala::testing

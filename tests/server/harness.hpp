@@ -1,0 +1,86 @@
+#pragma once
+// What the server tests drive: a real mancala-server process and real WebSocket clients.
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mancala::testing {
+
+using Json = nlohmann::ordered_json;
+using namespace std::chrono_literals;
+
+// A mancala-server child process on a free port. Stops it with SIGTERM when destroyed.
+class ServerProcess {
+ public:
+  // `db` is a file path or ":memory:"; `extra` are more flags.
+  explicit ServerProcess(std::string db = ":memory:", std::vector<std::string> extra = {});
+  ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  unsigned short port() const { return port_; }
+  void kill_hard();        // SIGKILL: no chance to clean up
+  int terminate();         // SIGTERM; returns the exit status
+  std::string log() const;  // its stderr so far
+  bool running();
+
+ private:
+  int pid_ = -1;
+  unsigned short port_ = 0;
+  std::string log_path_;
+};
+
+// Runs mancala-server with `args` to completion; returns the exit status (stdout to `out`).
+int run_server_command(const std::vector<std::string>& args, std::string* out = nullptr);
+
+// One WebSocket connection. Messages that arrive while waiting for something else are kept in
+// arrival order, so nothing is lost between calls.
+class Client {
+ public:
+  struct Options {
+    std::string origin;  // sent as the Origin header when not empty
+    std::string host;    // Host header (default 127.0.0.1:port)
+  };
+  Client(unsigned short port, Options options);
+  explicit Client(unsigned short port) : Client(port, Options{}) {}
+  ~Client();
+
+  void send(const Json& message);
+  void send_text(const std::string& text);
+  // Sends `message` with a fresh id and waits for the reply carrying it.
+  Json request(Json message, std::chrono::milliseconds timeout = 10s);
+  // The first message (kept or new) that `match` accepts; it is removed from the inbox.
+  Json wait_for(const std::function<bool(const Json&)>& match, std::chrono::milliseconds timeout = 10s);
+  Json wait_for_type(const std::string& type, std::chrono::milliseconds timeout = 10s);
+  // True when the server closed the connection within `timeout`; `code` gets the status.
+  bool wait_closed(std::chrono::milliseconds timeout, int* code = nullptr);
+  // Nothing (new or kept) that `match` accepts arrives within `timeout`.
+  bool nothing_matching(const std::function<bool(const Json&)>& match, std::chrono::milliseconds timeout);
+  void drop();  // closes the TCP connection without a close handshake
+
+  // hello with a name; returns the welcome.
+  Json hello(const std::string& name);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int next_id_ = 1;
+};
+
+// Thrown when a WebSocket upgrade is refused; carries the HTTP status.
+struct UpgradeRefused : std::runtime_error {
+  int status;
+  UpgradeRefused(int status_code, const std::string& what) : std::runtime_error(what), status(status_code) {}
+};
+
+// A plain HTTP GET; returns the status and fills `body`.
+int http_get(unsigned short port, const std::string& target, std::string* body,
+             const std::string& bearer = "");
+
+}  // namespace mancala::testing

@@ -1,0 +1,129 @@
+// Whole games over WebSocket: every registered game, more seats where a game has them, the
+// Plex! race, and many rooms at once.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "mancala/registry.hpp"
+#include "table.hpp"
+
+namespace mancala::testing {
+namespace {
+
+// Games that take more than two seats do so through an option named `players` (Njaka).
+bool has_option(const GameType& type, const std::string& name) {
+  return std::any_of(type.options.begin(), type.options.end(),
+                     [&](const OptionSpec& spec) { return spec.name == name; });
+}
+
+void play_full_game(unsigned short port, const GameType& type, int seats, std::uint64_t seed) {
+  SCOPED_TRACE(std::string(type.id) + " with " + std::to_string(seats) + " players");
+  const Json options = seats > 2 ? Json{{"players", seats}} : Json::object();
+  Table table = open_table(port, std::string(type.id), options, seats);
+  const int updates = play_to_end(table, seed);
+  EXPECT_FALSE(table.state["result"].is_null()) << "no result after " << updates << " updates";
+  EXPECT_EQ(table.state["phase"], "over");
+  EXPECT_EQ(table.version + 1, static_cast<std::int64_t>(table.states.size()))
+      << "one version per update, none skipped";
+}
+
+TEST(FullGames, EveryRegisteredGameBetweenTwoClients) {
+  ServerProcess server;
+  for (const auto& type : game_types()) play_full_game(server.port(), type, 2, 11);
+}
+
+TEST(FullGames, GamesWithMoreSeatsWithThreeAndFourClients) {
+  ServerProcess server;
+  int played = 0;
+  for (const auto& type : game_types()) {
+    if (type.max_players <= 2 || !has_option(type, "players")) continue;
+    for (int seats = 3; seats <= type.max_players; ++seats, ++played)
+      play_full_game(server.port(), type, seats, 20 + static_cast<std::uint64_t>(seats));
+  }
+  if (played == 0) GTEST_SKIP() << "no registered game takes more than two seats yet";
+}
+
+// A game whose rules open a Plex! window (Njaka), with a fast deadline where it allows one.
+const GameType* plex_game() {
+  for (const auto& type : game_types())
+    if (has_option(type, "plex_mode")) return &type;
+  return nullptr;
+}
+
+Json fast_plex_options(const GameType& type) {
+  Json options = Json::object();
+  for (const auto& spec : type.options)
+    if (spec.name == "plex_window_ms" && !spec.choices.is_array()) options["plex_window_ms"] = spec.min;
+  return options;
+}
+
+TEST(PlexRace, SimultaneousClaimsHaveExactlyOneWinner) {
+  const GameType* type = plex_game();
+  if (!type) GTEST_SKIP() << "no registered game has a Plex! race yet";
+  ServerProcess server;
+  for (int seats : {2, 4}) {
+    if (seats > type->max_players) continue;
+    Json options = fast_plex_options(*type);
+    if (seats > 2) options["players"] = seats;
+    Table table = open_table(server.port(), std::string(type->id), options, seats);
+    Random rng(7);
+    int races = 0;
+    while (table.state["result"].is_null() && races < 3) {
+      const bool before = table.state["phase"] == "plex";
+      play_one(table, rng, PlexPolicy::all_claim_at_once);
+      if (!before && table.states.size() >= 2 &&
+          table.states[table.states.size() - 2]["phase"] == "plex")
+        ++races;
+    }
+    EXPECT_GT(races, 0) << "the game never opened a Plex! window";
+  }
+}
+
+TEST(PlexRace, UnclaimedWindowFallsToTheMover) {
+  const GameType* type = plex_game();
+  if (!type) GTEST_SKIP() << "no registered game has a Plex! race yet";
+  ServerProcess server;
+  Table table = open_table(server.port(), std::string(type->id), fast_plex_options(*type), 2);
+  Random rng(3);
+  while (table.state["result"].is_null()) {
+    play_one(table, rng, PlexPolicy::nobody_claims);
+    if (table.states.size() >= 2 && table.states[table.states.size() - 2]["phase"] == "plex") return;
+  }
+  ADD_FAILURE() << "the game ended without opening a Plex! window";
+}
+
+TEST(PlexRace, ClaimsOutsideTheWindowAreRefused) {
+  ServerProcess server;
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  const Json reply = table.clients[0]->request({{"type", "plex"}, {"room", table.room}, {"window", "guess"}});
+  EXPECT_EQ(reply["code"], "no_plex_window");
+}
+
+TEST(Concurrency, ManyRoomsPlayAtOnceOnSeveralThreads) {
+  ServerProcess server(":memory:", {"--threads", "4"});
+  constexpr int kRooms = 24;
+  std::atomic<int> finished{0};
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(kRooms);
+  for (int i = 0; i < kRooms; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        Table table = open_table(server.port(), "cups", Json::object(), 2);
+        play_to_end(table, 100 + static_cast<std::uint64_t>(i));
+        if (!table.state["result"].is_null()) ++finished;
+      } catch (const std::exception& e) {
+        failures[static_cast<std::size_t>(i)] = e.what();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& failure : failures) EXPECT_EQ(failure, "");
+  EXPECT_EQ(finished.load(), kRooms);
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/metrics", &body), 200);
+  EXPECT_NE(body.find("mancala_moves_applied_total"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mancala::testing

@@ -1,0 +1,151 @@
+// The protocol library alone: every client message parsed, every malformed one refused with
+// the documented code (and the id echoed when it was valid), server messages written.
+#include <gtest/gtest.h>
+
+#include "mancala/protocol/client_messages.hpp"
+#include "mancala/protocol/server_messages.hpp"
+
+namespace mancala::protocol {
+namespace {
+
+template <class T>
+T parse_as(const std::string& text) {
+  const Parsed parsed = parse_client_message(text);
+  if (const auto* error = std::get_if<Error>(&parsed.body))
+    ADD_FAILURE() << text << " -> " << to_string(error->code) << ": " << error->message;
+  return std::get<T>(std::get<ClientMessage>(parsed.body));
+}
+
+Error parse_error(const std::string& text, RequestId* id = nullptr) {
+  const Parsed parsed = parse_client_message(text);
+  if (id) *id = parsed.id;
+  if (!std::holds_alternative<Error>(parsed.body)) {
+    ADD_FAILURE() << text << " was accepted";
+    return {Code::internal, ""};
+  }
+  return std::get<Error>(parsed.body);
+}
+
+TEST(Parse, EveryMessageType) {
+  EXPECT_EQ(parse_as<Hello>(R"({"type":"hello","name":"  Ada "})").name, "Ada");
+  EXPECT_EQ(parse_as<Hello>(R"({"type":"hello","token":"abc"})").token, "abc");
+  const auto create = parse_as<CreateRoom>(
+      R"({"type":"create_room","game":"njaka","options":{"players":3},"private":true,"grace_seconds":60,"seat":2})");
+  EXPECT_EQ(create.game, "njaka");
+  EXPECT_EQ(create.options["players"], 3);
+  EXPECT_TRUE(create.is_private);
+  EXPECT_EQ(create.grace_seconds, 60);
+  EXPECT_EQ(create.choice.seat, 2);
+  const auto defaults = parse_as<CreateRoom>(R"({"type":"create_room","game":"cups"})");
+  EXPECT_EQ(defaults.grace_seconds, 120);
+  EXPECT_FALSE(defaults.is_private);
+  EXPECT_TRUE(defaults.options.empty());
+  parse_as<ListRooms>(R"({"type":"list_rooms"})");
+  parse_as<WatchLobby>(R"({"type":"watch_lobby"})");
+  EXPECT_EQ(parse_as<JoinRoom>(R"({"type":"join_room","invite":"x","spectate":true})").choice.spectate, true);
+  EXPECT_EQ(parse_as<JoinRoom>(R"({"type":"join_room","room":"r1"})").room, "r1");
+  EXPECT_EQ(parse_as<LeaveRoom>(R"({"type":"leave_room","room":"r1"})").room, "r1");
+  const auto move = parse_as<Move>(R"({"type":"move","room":"r","expected_version":41,"tokens":"c3 R Q D"})");
+  EXPECT_EQ(move.expected_version, 41);
+  EXPECT_EQ(move.tokens, "c3 R Q D");
+  EXPECT_EQ(parse_as<Sync>(R"({"type":"sync","room":"r","since":7})").since, 7);
+  parse_as<Resign>(R"({"type":"resign","room":"r"})");
+  parse_as<Concede>(R"({"type":"concede","room":"r"})");
+  EXPECT_EQ(parse_as<Plex>(R"({"type":"plex","room":"r","window":"w"})").window, "w");
+  parse_as<ClaimAbandon>(R"({"type":"claim_abandon","room":"r"})");
+}
+
+TEST(Parse, IdsAreEchoedWhenValid) {
+  RequestId id;
+  EXPECT_EQ(parse_error(R"({"type":"move","id":"abc"})", &id).code, Code::bad_request);
+  EXPECT_EQ(std::get<std::string>(id), "abc");
+  EXPECT_EQ(parse_error(R"({"type":"nope","id":12})", &id).code, Code::unknown_type);
+  EXPECT_EQ(std::get<std::int64_t>(id), 12);
+  EXPECT_EQ(parse_error(R"({"type":"list_rooms","id":")" + std::string(65, 'x') + R"("})", &id).code,
+            Code::bad_request);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(id));
+  EXPECT_EQ(parse_error(R"({"type":"list_rooms","id":1.5})", &id).code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"list_rooms","id":[1]})", &id).code, Code::bad_request);
+  EXPECT_EQ(std::get<std::string>(parse_client_message(R"({"type":"list_rooms","id":")" + std::string(64, 'x') + R"("})").id).size(), 64u);
+}
+
+TEST(Parse, MalformedInput) {
+  EXPECT_EQ(parse_error("not json").code, Code::bad_request);
+  EXPECT_EQ(parse_error("[1,2]").code, Code::bad_request);
+  EXPECT_EQ(parse_error("\"hello\"").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"id":1})").code, Code::unknown_type);
+  EXPECT_EQ(parse_error(R"({"type":5})").code, Code::unknown_type);
+  EXPECT_EQ(parse_error(R"({"type":"move","room":"r","tokens":"c1"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"move","room":"r","expected_version":-1,"tokens":"c1"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"move","room":"r","expected_version":1.0,"tokens":"c1"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"move","room":7,"expected_version":1,"tokens":"c1"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"sync","room":"r","since":18446744073709551615})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"join_room"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"join_room","room":"r","invite":"i"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"join_room","room":"r","seat":1,"spectate":true})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"join_room","room":"r","seat":9})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"create_room","game":"cups","private":"yes"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"create_room","game":"cups","options":[1]})").code, Code::bad_option);
+  EXPECT_EQ(parse_error(R"({"type":"create_room","game":"cups","grace_seconds":29})").code, Code::bad_option);
+  EXPECT_EQ(parse_error(R"({"type":"create_room","game":"cups","grace_seconds":3601})").code, Code::bad_option);
+  EXPECT_EQ(parse_error(R"({"type":"hello"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error("{\"type\":\"hello\",\"name\":\"\xff\"}").code, Code::bad_request) << "invalid UTF-8";
+}
+
+TEST(Parse, Names) {
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":"   "})").code, Code::bad_name);
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":""})").code, Code::bad_name);
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":")" + std::string(25, 'a') + R"("})").code, Code::bad_name);
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":"a\u0007b"})").code, Code::bad_name);
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":"a\u0085b"})").code, Code::bad_name);
+  EXPECT_EQ(parse_error(R"({"type":"hello","name":7})").code, Code::bad_name);
+  // 24 characters of two bytes each are fine: the limit counts characters, not bytes.
+  std::string name;
+  for (int i = 0; i < 24; ++i) name += "\xc3\xa9";
+  EXPECT_EQ(parse_as<Hello>(R"({"type":"hello","name":")" + name + R"("})").name, name);
+}
+
+TEST(Parse, OptionIntegersAreSignedLikeTheEngines) {
+  const auto create = parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","options":{"first_player":1}})");
+  EXPECT_TRUE(create.options["first_player"].is_number_integer());
+  EXPECT_FALSE(create.options["first_player"].is_number_unsigned());
+  EXPECT_EQ(create.options["first_player"], Json(1));
+}
+
+TEST(Write, RepliesCarryTheIdRightAfterTheType) {
+  EXPECT_EQ(write_ok(std::int64_t{3}), R"({"type":"ok","id":3})");
+  EXPECT_EQ(write_ok({}), R"({"type":"ok"})");
+  EXPECT_EQ(write_error(std::string("a"), {Code::stale_version, "old", {{"version", 4}}}),
+            R"({"type":"error","id":"a","code":"stale_version","message":"old","version":4})");
+  Update update{"r1", 5, 1, "move", "c2", Json::array(), Json::object()};
+  const std::string shared = write_update({}, update);
+  EXPECT_EQ(shared.rfind(R"({"type":"update","room":"r1","version":5,"seat":1)", 0), 0u);
+  EXPECT_EQ(with_id(shared, std::string("m\"7")), write_update(std::string("m\"7"), update));
+  EXPECT_EQ(with_id(shared, {}), shared);
+  EXPECT_EQ(write_presence("r", 1, false, "2026-01-01T00:00:00.000Z"),
+            R"({"type":"presence","room":"r","seat":1,"connected":false,"grace_until":"2026-01-01T00:00:00.000Z"})");
+  EXPECT_EQ(write_plex_open("r", "w", 5000, 2),
+            R"({"type":"plex_open","room":"r","window":"w","deadline_ms":5000,"mover":2})");
+}
+
+TEST(Write, RoomMessagesShowTheInviteOnlyWhenAsked) {
+  RoomView view;
+  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false}, {1, "", "", false, false}}, 2};
+  view.is_private = true;
+  const Json without = Json::parse(write_room({}, view));
+  EXPECT_FALSE(without["room"].contains("invite"));
+  EXPECT_TRUE(without["room"]["seats"][1]["player_id"].is_null());
+  EXPECT_EQ(without["room"]["spectators"], 2);
+  view.invite = "secret";
+  EXPECT_EQ(Json::parse(write_room({}, view))["room"]["invite"], "secret");
+}
+
+TEST(Errors, EngineCodesMapToProtocolCodes) {
+  EXPECT_EQ(from_engine(ErrorCode::illegal_move), Code::illegal_move);
+  EXPECT_EQ(from_engine(ErrorCode::no_plex_window), Code::no_plex_window);
+  for (int i = 0; i < kCodeCount; ++i)
+    EXPECT_EQ(code_from_string(to_string(static_cast<Code>(i))), static_cast<Code>(i));
+}
+
+}  // namespace
+}  // namespace mancala::protocol
