@@ -6,5 +6,6 @@ cd "$(dirname "$0")"
 source scripts/common.sh
 
 ensure_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+ensure_web_test_packages
 build
 ctest --test-dir build --output-on-failure -j 2 "$@"

@@ -40,3 +40,14 @@ build() {
     cmake --build build -j 2 --target "$@"
   fi
 }
+
+# The browser tests' npm packages (playwright-core, which drives Debian's Chromium; it never
+# downloads a browser). `npm ci` runs only when package-lock.json changed since the last install.
+ensure_web_test_packages() {
+  local dir=tests/web
+  [ -f "$dir/package-lock.json" ] || return 0
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+     [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}

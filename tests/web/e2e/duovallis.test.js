@@ -1,0 +1,40 @@
+// Duovallis: a move animated from its events (DUO-1: three laps, a capture and an exchange),
+// then a reload in the middle of the game that keeps the player's seat.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, screenshot } from '../lib/harness.js';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+test('a Duovallis move, and a reload that keeps the seat', async () => {
+  const white = await newPlayer(browser, server.url, 'Wil', { speed: 'normal' });
+  const black = await newPlayer(browser, server.url, 'Bea', { speed: 'normal', viewport: { width: 390, height: 844 } });
+  const roomId = await createRoom(white, 'duovallis', { isPrivate: true });
+  await black.goto(await white.getByTestId('invite-link').inputValue());
+  await settled([white, black], 0);
+
+  await white.getByTestId('place-d1').click();
+  // The sowing is played back step by step: the hand marker travels while it runs.
+  await black.locator('.hand').waitFor({ timeout: 5000 });
+  await settled([white, black], 1);
+  // DUO-1: hole 1 ends with 2 white stones, hole 7's four black stones are gone, carry 1.
+  assert.equal(await black.getByTestId('count-d1-w').textContent(), '2');
+  assert.equal(await black.getByTestId('count-d7-b').count(), 0);
+  assert.equal(await black.getByTestId('count-d5-w').count(), 0);
+  assert.equal(await white.getByTestId('count-carry0').textContent(), '1');
+  await screenshot(white, 'duovallis-board', '[data-testid=board]');
+  await screenshot(black, 'duovallis-phone');
+
+  // Black reloads in the middle of the game: same room, same seat, still to move.
+  await black.reload();
+  await black.waitForSelector(`[data-testid=room][data-room="${roomId}"][data-settled=true]`);
+  await settled([black], 1);
+  assert.equal(await black.getByTestId('seat-1').locator('.tag').textContent(), 'you');
+  assert.equal((await roomInfo(black)).myTurn, 'true');
+  await black.locator('[data-testid=board] [data-token]').first().click();
+  await settled([white, black], 2);
+  assert.equal((await roomInfo(white)).myTurn, 'true');
+  assert.deepEqual([...white.errors, ...black.errors], []);
+});

@@ -1,0 +1,121 @@
+// Shared by the browser tests: a real mancala-server on a free port with a throwaway database,
+// Debian's Chromium driven by playwright-core, players who pick a name, and screenshots saved
+// as test artifacts.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '../../..');
+export const artifacts = process.env.MANCALA_ARTIFACTS ?? path.join(repo, 'build', 'test-artifacts');
+const serverBinary = process.env.MANCALA_SERVER ?? path.join(repo, 'build', 'server', 'mancala-server');
+const staticDir = process.env.MANCALA_STATIC ?? path.join(repo, 'web-client');
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function startServer() {
+  const child = spawn(serverBinary, ['--port', '0', '--db', ':memory:', '--static', staticDir, '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk) => { log += chunk; });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`mancala-server did not start:\n${out}\n${log}`)), 15000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (\S+):(\d+)/.exec(out);
+      if (match) { clearTimeout(timer); resolve(`http://127.0.0.1:${match[2]}`); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`mancala-server exited (${code}):\n${out}\n${log}`)); });
+    child.on('error', (error) => { clearTimeout(timer); reject(new Error(`cannot start ${serverBinary}: ${error.message}`)); });
+  });
+  return { url, log: () => log, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// A player in a fresh browser profile: opens the site and picks a name.
+export async function newPlayer(browser, url, name, { viewport = { width: 1280, height: 900 }, speed = 'off' } = {}) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((value) => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', JSON.stringify(value)); }, speed);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(url);
+  await page.getByTestId('name-input').fill(name);
+  await page.getByTestId('name-submit').click();
+  await page.waitForSelector('[data-testid=connection][data-status=online]');
+  return page;
+}
+
+// Creates a room from the lobby form: `options` maps option names to the values to pick.
+export async function createRoom(page, game, { options = {}, isPrivate = false } = {}) {
+  await page.goto(new URL('/#/', page.url()).href);
+  await page.getByTestId('new-game').selectOption(game);
+  for (const [name, value] of Object.entries(options)) {
+    const field = page.getByTestId(`option-${name}`);
+    if (typeof value === 'boolean') await field.setChecked(value);
+    else if (await field.evaluate((node) => node.tagName === 'SELECT')) await field.selectOption(JSON.stringify(value));
+    else await field.fill(String(value));
+  }
+  if (isPrivate) await page.getByTestId('new-private').check();
+  await page.getByTestId('create-room').click();
+  await page.waitForSelector('[data-testid=room][data-room]');
+  return page.getAttribute('[data-testid=room]', 'data-room');
+}
+
+export async function roomInfo(page) {
+  return page.$eval('[data-testid=room]', (node) => ({ ...node.dataset }));
+}
+
+// Waits until every page shows at least this version, fully drawn.
+export async function settled(pages, version) {
+  for (const page of pages) {
+    await page.waitForFunction((v) => {
+      const room = document.querySelector('[data-testid=room]');
+      return room && Number(room.dataset.version) >= v && room.dataset.settled === 'true';
+    }, version, { timeout: 20000 });
+  }
+}
+
+// The page whose player is to move, or null when nobody can act.
+export async function pageToMove(pages) {
+  for (const page of pages) {
+    if ((await roomInfo(page)).myTurn === 'true') return page;
+  }
+  return null;
+}
+
+// Clicks one of the offered choices (board places or buttons) and waits for the next version.
+export async function playChoice(page, pick = (tokens) => tokens[0]) {
+  const tokens = await page.$$eval('[data-testid=board] [data-token], [data-testid=choices] [data-token]',
+    (nodes) => nodes.map((node) => node.dataset.token));
+  const token = pick(tokens);
+  const before = Number((await roomInfo(page)).version);
+  await page.locator(`[data-token="${token}"]`).first().click();
+  await page.waitForFunction((v) => Number(document.querySelector('[data-testid=room]').dataset.version) > v, before, { timeout: 20000 });
+  return token;
+}
+
+export async function screenshot(page, name, locator = null) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const file = path.join(artifacts, `${name}.png`);
+  if (locator) await page.locator(locator).screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// A small deterministic random source, so a failing game can be replayed.
+export function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}

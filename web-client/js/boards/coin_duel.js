@@ -1,0 +1,165 @@
+// Coin Duel: ten cups a side; beans in stage 1, coins of four kinds in stages 2 and 3.
+import { s } from '../dom.js';
+import { drawCounters, total, itemsOf } from './view.js';
+import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf } from './rows.js';
+import { seatNames } from './names.js';
+
+const N = 10;
+const CUP = 112;
+export const COINS = ['P', 'N', 'D', 'Q'];
+export const COIN_NAMES = { P: 'Penny', N: 'Nickel', D: 'Dime', Q: 'Quarter' };
+export const COIN_VALUES = { P: 1, N: 5, D: 10, Q: 25 };
+const WINNING = ['P', 'N', 'D', 'Q'];   // winning coin of stage-3 rounds 1..4
+
+const stage = (ctx) => Number(ctx.options?.stage ?? 3);
+const withCoins = (ctx) => stage(ctx) >= 2;
+
+// Every item in play, both players together; what is on no place is in the mover's hand.
+function itemsInPlay(ctx) {
+  if (!withCoins(ctx)) return { n: 80 };
+  if (stage(ctx) === 2) return { P: 20, N: 20, D: 20, Q: 20 };
+  const winning = WINNING[(ctx.state.round ?? 1) - 1] ?? 'P';
+  return Object.fromEntries(COINS.map((c) => [c, c === winning ? 2 : 20]));
+}
+
+export const coinDuelBoard = {
+  size: () => rowsSize(N, CUP),
+  places: () => rowsPlaces(N, CUP, false),
+  decorate: (ctx, pt) => rowsDecor(N, CUP, pt, seatNames(ctx)),
+  rotation: rowsRotation,
+
+  contents(state, ctx) {
+    const v = state.position;
+    const read = (index) => (withCoins(ctx)
+      ? Object.fromEntries(COINS.map((c, k) => [c, v[index * 4 + k]]))
+      : { n: v[index] });
+    const out = {};
+    for (const seat of [0, 1]) {
+      const base = seat * 12;
+      for (let i = 1; i <= N; i++) out[`s${seat}c${i}`] = read(base + i - 1);
+      out[`s${seat}pot`] = read(base + N);
+      out[`s${seat}res`] = read(base + N + 1);
+    }
+    const inHand = { ...itemsInPlay({ ...ctx, state }) };
+    for (const content of Object.values(out)) {
+      for (const [kind, count] of Object.entries(content)) inHand[kind] -= count;
+    }
+    if (state.pending && state.to_move !== null && state.to_move !== undefined && total(inHand) > 0) {
+      out[`s${state.to_move}hand`] = inHand;
+    }
+    return out;
+  },
+
+  countText(content, place, ctx) {
+    const n = total(content);
+    if (!n) return '';
+    if (place.id.endsWith('hand')) return `${n} in hand`;
+    if (!withCoins(ctx) || !place.id.endsWith('pot')) return String(n);
+    return `${COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0)}¢`;
+  },
+
+  drawContent(place, content, ctx) {
+    if (!withCoins(ctx)) return drawCounters(place, content, ctx);
+    return drawCoinStacks(place, content);
+  },
+
+  target(token, ctx) {
+    const cup = /^c(\d+)$/.exec(token);
+    return cup ? `s${ctx.state.to_move}c${cup[1]}` : null;
+  },
+
+  steps(events, ctx) {
+    // A turn played one decision at a time shows each coin as it is placed; the closing
+    // record would replay coins already on the board, so only whole turns are animated.
+    if (ctx.state.pending) return [];
+    const names = seatNames(ctx);
+    const steps = [];
+    for (const event of events) {
+      if (event.event === 'concede') steps.push({ say: `${names[event.player]} concedes the round` });
+      if (event.event !== 'turn') continue;
+      const p = event.player;
+      (event.trace ?? []).forEach((lap, k) => {
+        const dir = lap.dir === 'L' ? -1 : 1;
+        const items = withCoins(ctx) ? event.move?.laps?.[k]?.coins : Array(lap.count).fill('n');
+        steps.push({ lift: originOf(p, lap.from), items });
+        for (const id of lapTargets(p, N, lap.from, lap.count, dir)) steps.push({ drop: id });
+      });
+      if (event.capture) {
+        steps.push({ take: `s${1 - p}c${event.capture.cup}`, to: `s${p}pot`, say: `${names[p]} captures` });
+      }
+    }
+    return steps;
+  },
+
+  describe(token) {
+    if (/^r\d+$/.test(token)) return `Sow ${token.slice(1)} from reserve`;
+    if (token === 'R') return 'Right → toward your pot';
+    if (token === 'L') return '← Left, away from your pot';
+    if (COIN_NAMES[token]) return `${COIN_NAMES[token]} (${COIN_VALUES[token]})`;
+    return token;
+  },
+  preview(token, ctx) {
+    const seat = ctx.state.to_move;
+    const k = /^r(\d+)$/.exec(token);
+    if (k) return Array.from({ length: Number(k[1]) }, (_, i) => `s${seat}c${i + 1}`);
+    const turn = ctx.state.board?.turn;
+    if ((token === 'R' || token === 'L') && Number.isInteger(turn?.from) && Number.isInteger(turn?.count)) {
+      return lapTargets(seat, N, turn.from, turn.count, token === 'L' ? -1 : 1);
+    }
+    return [];
+  },
+
+  // Where the next coin of a half-played turn goes (the engine's readable board says).
+  marks(state) {
+    const next = state.board?.turn?.next;
+    if (next === null || next === undefined) return [];
+    return [next === 'pot' ? `s${state.to_move}pot` : `s${state.to_move}c${next}`];
+  },
+};
+
+// One coin per kind present, with its count: "(Q) ×3". Easy to count at a glance.
+function drawCoinStacks(place, content) {
+  const g = s('g', { class: 'coins' });
+  const kinds = COINS.filter((c) => (content[c] ?? 0) > 0);
+  if (place.shape === 'tray' && place.h > place.w) {
+    const step = Math.min(64, place.h / Math.max(1, kinds.length));
+    kinds.forEach((c, i) => {
+      const y = place.y - (step * (kinds.length - 1)) / 2 + i * step;
+      g.append(coin(place.x - 8, y - 8, c), times(place.x - 8, y + 12, content[c]));
+    });
+    return g;
+  }
+  if (place.shape !== 'tray' && place.w > place.h) {   // a cup lying on its side: coins in a 2 x 2 grid
+    kinds.forEach((c, i) => {
+      const x = place.x - 32 + (i % 2) * 46, y = place.y - 12 + Math.floor(i / 2) * 24;
+      g.append(coin(x, y, c), times(x + 11, y, content[c]));
+    });
+    return g;
+  }
+  if (place.shape === 'tray') {
+    const step = Math.min(64, place.w / Math.max(1, kinds.length));
+    kinds.forEach((c, i) => {
+      const x = place.x - (step * (kinds.length - 1)) / 2 + i * step - 10;
+      g.append(coin(x, place.y, c), times(x + 13, place.y, content[c]));
+    });
+    return g;
+  }
+  const step = Math.min(26, (place.h - 16) / Math.max(1, kinds.length));
+  kinds.forEach((c, i) => {
+    const y = place.y - (step * (kinds.length - 1)) / 2 + i * step;
+    g.append(coin(place.x - 11, y, c), times(place.x + 3, y, content[c]));
+  });
+  return g;
+}
+
+export function coin(x, y, kind) {
+  return s('g', { class: `coin coin-${kind}` },
+    s('circle', { cx: x, cy: y, r: kind === 'D' ? 9 : kind === 'P' ? 9.5 : kind === 'N' ? 10.5 : 11.5 }),
+    s('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, kind));
+}
+
+function times(x, y, n) {
+  return s('text', { class: 'times', x, y, 'dominant-baseline': 'central' }, `×${n}`);
+}
+
+export { itemsOf };

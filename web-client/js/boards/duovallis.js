@@ -1,0 +1,126 @@
+// Duovallis: 4 rows x 6 holes, index 6·row + col from the south-west corner. White owns rows 0
+// and 2, Black rows 1 and 3; holes 6, 11, 12 and 17 are neutral. Each hole shows its white and
+// black stones separately.
+import { s } from '../dom.js';
+import { seatNames } from './names.js';
+
+const CELL = 92;
+const WIDTH = 6 * CELL + 40;
+const HEIGHT = 4 * CELL + 150;
+const NEUTRAL = new Set([6, 11, 12, 17]);
+const WHITE = new Set([0, 1, 2, 3, 4, 5, 13, 14, 15, 16]);
+export const CIRCUITS = [
+  [0, 1, 2, 3, 4, 5, 11, 17, 16, 15, 14, 13, 12, 6],
+  [23, 22, 21, 20, 19, 18, 12, 6, 7, 8, 9, 10, 11, 17],
+];
+const colour = (seat) => (seat === 0 ? 'w' : 'b');
+
+export const duovallisBoard = {
+  size: () => [WIDTH, HEIGHT],
+  rotation: (ctx) => (ctx.viewerSeat === 1 ? 180 : 0),
+
+  places() {
+    const places = [];
+    for (let h = 0; h < 24; h++) {
+      const row = Math.floor(h / 6), col = h % 6;
+      const x = 20 + col * CELL + CELL / 2;
+      const y = 75 + (3 - row) * CELL + CELL / 2;
+      const tone = NEUTRAL.has(h) ? 'neutral' : WHITE.has(h) ? 0 : 1;
+      places.push({ id: `d${h}`, x, y, shape: 'circle', r: CELL / 2 - 8, tone, name: `hole ${h}`,
+        lx: x + CELL / 2 - 14, ly: y - CELL / 2 + 14, hideCount: true });
+    }
+    places.push({ id: 'carry0', x: WIDTH - 110, y: HEIGHT - 34, shape: 'tray', w: 150, h: 40, tone: 0,
+      name: 'White carry', lx: WIDTH - 220, ly: HEIGHT - 34 });
+    places.push({ id: 'carry1', x: 110, y: 34, shape: 'tray', w: 150, h: 40, tone: 1,
+      name: 'Black carry', lx: 220, ly: 34 });
+    return places;
+  },
+
+  decorate(ctx, pt) {
+    const names = seatNames(ctx);
+    const [x0, y0] = pt(12, 72);
+    const [x1, y1] = pt(WIDTH - 12, HEIGHT - 72);
+    const south = pt(120, HEIGHT - 34);
+    const north = pt(WIDTH - 120, 34);
+    return [
+      s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
+        height: Math.abs(y1 - y0), rx: 30 }),
+      s('text', { class: 'side-label', x: south[0], y: south[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, `○ ${names[0]}`),
+      s('text', { class: 'side-label', x: north[0], y: north[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, `● ${names[1]}`),
+    ];
+  },
+
+  contents(state) {
+    const v = state.position;
+    const out = {};
+    for (let h = 0; h < 24; h++) out[`d${h}`] = { w: v[h], b: v[24 + h] };
+    out.carry0 = { b: v[48] };
+    out.carry1 = { w: v[49] };
+    return out;
+  },
+
+  countText(content, place) {
+    if (place.shape === 'tray') return String((content.w ?? 0) + (content.b ?? 0));
+    return content.w || content.b ? `${content.w ?? 0}○ ${content.b ?? 0}●` : '';
+  },
+
+  // White stones on the left half of the hole, black on the right, each with its number.
+  drawContent(place, content) {
+    const g = s('g', { class: 'pile' });
+    if (place.shape === 'tray') {
+      const kind = content.w ? 'w' : 'b';
+      for (let i = 0; i < (content[kind] ?? 0); i++) {
+        g.append(s('circle', { class: `stone-${kind}`, cx: place.x - 30 + i * 22, cy: place.y, r: 8 }));
+      }
+      return g;
+    }
+    const halves = [['w', -1], ['b', 1]].filter(([kind]) => content[kind] > 0);
+    for (const [kind, side] of halves) {
+      const n = content[kind];
+      const cx = halves.length === 2 ? place.x + side * place.r * 0.42 : place.x;
+      const radius = halves.length === 2 ? place.r * 0.42 : place.r * 0.7;
+      const shown = Math.min(n, 16);
+      const size = Math.max(3.2, Math.min(7, radius / (1.05 * Math.sqrt(shown + 1))));
+      for (let i = 0; i < shown; i++) {
+        const r = (radius - size) * Math.sqrt((i + 0.5) / shown);
+        const a = i * 2.39996;
+        g.append(s('circle', { class: `stone-${kind}`, cx: cx + r * Math.cos(a), cy: place.y - 6 + r * Math.sin(a), r: size }));
+      }
+      g.append(s('text', { class: `stone-count count-${kind}`, x: cx, y: place.y + place.r * 0.62,
+        'text-anchor': 'middle', 'dominant-baseline': 'middle', dataset: { testid: `count-${place.id}-${kind}` } }, n));
+    }
+    return g;
+  },
+
+  target: (token) => (/^\d+$/.test(token) ? `d${token}` : null),
+
+  steps(events, ctx) {
+    const names = seatNames(ctx);
+    const steps = [];
+    for (const event of events) {
+      if (event.event !== 'turn') continue;
+      const p = event.player;
+      const circuit = CIRCUITS[p];
+      const own = colour(p), foreign = colour(1 - p);
+      for (const lap of event.laps ?? []) {
+        const items = [...Array(lap.foreign ?? 0).fill(foreign), ...Array(lap.own ?? 0).fill(own)];
+        steps.push({ lift: `d${lap.from}`, items });
+        let at = circuit.indexOf(lap.from);
+        for (let t = 0; t < items.length; t++) {
+          at = (at + 1) % circuit.length;
+          steps.push({ drop: `d${circuit[at]}` });
+        }
+      }
+      const capture = event.capture;
+      if (capture) {
+        steps.push({ take: `d${capture.from}`, say: `${names[p]} captures` });
+        const gained = (capture.own_returned ?? 0) + (capture.exchanged ?? 0);
+        if (gained) steps.push({ add: `d${capture.into}`, content: { [own]: gained } });
+        steps.push({ set: `carry${p}`, content: { [foreign]: capture.carry_after ?? 0 } });
+      }
+    }
+    return steps;
+  },
+
+  describe: (token) => `Hole ${token}`,
+};

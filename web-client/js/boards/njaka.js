@@ -1,0 +1,139 @@
+// Njaka's Mancala Game: twelve holes on a circle, numbered counterclockwise, each ringed in its
+// owner's colour; the players' stores of captured sets sit in the middle.
+import { s } from '../dom.js';
+import { COLORS } from './view.js';
+import { seatNames } from './names.js';
+
+const SIZE = 560;
+const C = SIZE / 2;
+const RING = 205;
+const HOLE = 38;
+const players = (ctx) => Number(ctx.options?.players ?? 2);
+
+// Hole h sits at 240° + 30°·h (mathematical angle, counterclockwise), so holes 0-2 are at the
+// bottom as in the rule book's picture.
+function holeXY(h) {
+  const angle = ((240 + 30 * h) * Math.PI) / 180;
+  return [C + RING * Math.cos(angle), C - RING * Math.sin(angle)];
+}
+
+export const njakaBoard = {
+  size: () => [SIZE, SIZE],
+
+  // The viewer's first-round block of holes is turned to the bottom.
+  rotation(ctx) {
+    if (ctx.viewerSeat === null || ctx.viewerSeat === undefined) return 0;
+    const n = players(ctx);
+    if (ctx.options?.advanced) return ctx.viewerSeat === 1 ? 180 : 0;
+    const block = 12 / n;
+    return 30 * (ctx.viewerSeat * block + (block - 1) / 2) - 30;
+  },
+
+  places(ctx) {
+    const places = [];
+    for (let h = 0; h < 12; h++) {
+      const [x, y] = holeXY(h);
+      const [lx, ly] = [C + (x - C) * 1.26, C + (y - C) * 1.26];
+      places.push({ id: `h${h}`, x, y, shape: 'circle', r: HOLE, name: `hole ${h}`, lx, ly });
+    }
+    // Each store sits between the centre and its owner's first-round block of holes.
+    const n = players(ctx);
+    const block = 12 / n;
+    for (let seat = 0; seat < n; seat++) {
+      const centre = ctx.options?.advanced ? (seat === 0 ? 2.5 : 8.5) : seat * block + (block - 1) / 2;
+      const angle = ((240 + 30 * centre) * Math.PI) / 180;
+      const reach = n === 2 ? 58 : 70;
+      places.push({ id: `set${seat}`, x: C + reach * Math.cos(angle), y: C - reach * Math.sin(angle), shape: 'tray',
+        w: 96, h: 62, tone: seat, name: `store of seat ${seat + 1}`, labelBelow: 20, seatName: seatNames(ctx)[seat] });
+    }
+    return places;
+  },
+
+  decorate: () => [
+    s('circle', { class: 'board-body', cx: C, cy: C, r: RING + HOLE + 22 }),
+    s('circle', { class: 'board-inner', cx: C, cy: C, r: RING - HOLE - 16 }),
+  ],
+
+  contents(state, ctx) {
+    const v = state.position;
+    const out = {};
+    for (let h = 0; h < 12; h++) out[`h${h}`] = { n: v[h] };
+    for (let seat = 0; seat < players(ctx); seat++) out[`set${seat}`] = { set: v[24 + seat] ?? 0 };
+    return out;
+  },
+
+  countText(content, place) {
+    if (place.id.startsWith('set')) return `${content.set ?? 0} set${content.set === 1 ? '' : 's'}`;
+    return content.n ? String(content.n) : '';
+  },
+
+  drawContent(place, content, ctx) {
+    if (place.id.startsWith('set')) {
+      return s('g', {}, s('text', { class: 'store-label', x: place.x, y: place.y - 19, 'text-anchor': 'middle',
+        'dominant-baseline': 'middle' }, place.seatName), drawSets(place, content.set ?? 0));
+    }
+    const owner = ctx.state.position[12 + Number(place.id.slice(1))];
+    const g = s('g', {}, s('circle', { class: 'owner-ring', cx: place.x, cy: place.y, r: place.r + 5,
+      stroke: COLORS[owner] ?? '#999' }));
+    const count = content.n ?? 0;
+    for (let i = 0; i < Math.min(count, 30); i++) {
+      const angle = i * 2.39996;
+      const r = (place.r - 9) * Math.sqrt((i + 0.5) / Math.min(count, 30));
+      g.append(s('circle', { class: 'seed', cx: place.x + r * Math.cos(angle), cy: place.y + r * Math.sin(angle),
+        r: count > 12 ? 4 : 5.5 }));
+    }
+    return g;
+  },
+
+  target: (token) => (/^\d+$/.test(token) ? `h${token}` : null),
+
+  steps(events, ctx) {
+    const names = seatNames(ctx);
+    const d = ctx.options?.direction === 'cw' ? -1 : 1;
+    const steps = [];
+    for (const event of events) {
+      if (event.event === 'pass') steps.push({ say: `${names[event.player]} has no counters and waits` });
+      if (event.event === 'plex_auto') steps.push({ say: `The last set goes to ${names[event.winner]}` });
+      if (event.event === 'plex_result') {
+        steps.push({ say: event.fallback ? `Nobody called Plex! in time: the set goes to ${names[event.winner]}`
+          : `${names[event.winner]} called Plex! first` });
+      }
+      if (event.event !== 'turn') continue;
+      const captures = [...(event.captures ?? [])];
+      const counts = Object.fromEntries(Array.from({ length: 12 }, (_, h) => [h, ctx.state.position[h]]));
+      for (const lap of event.laps ?? []) {
+        steps.push({ lift: `h${lap.from}`, items: Array(lap.count).fill('n') });
+        counts[lap.from] = 0;
+        // `holes` lists every drop; a lap cut short by the eleventh set lists fewer than `count`.
+        const holes = lap.holes ?? Array.from({ length: lap.count }, (_, t) => (((lap.from + d * (t + 1)) % 12) + 12) % 12);
+        for (const hole of holes) {
+          steps.push({ drop: `h${hole}` });
+          counts[hole] += 1;
+          if (counts[hole] === 4 && captures[0]?.hole === hole) {
+            const capture = captures.shift();
+            counts[hole] = 0;
+            steps.push({ take: `h${hole}`, to: `set${capture.to}`, as: { set: 1 }, say: `Four! A set for ${names[capture.to]}` });
+          }
+        }
+      }
+      if (event.end === 'plex') steps.push({ say: 'Eleven sets taken: Plex!' });
+    }
+    return steps;
+  },
+
+  describe: (token) => `Hole ${token}`,
+};
+
+// Sets of four drawn as little squares of four seeds, so the number of sets is easy to count.
+function drawSets(place, sets) {
+  const g = s('g', { class: 'sets' });
+  const perRow = 6;
+  for (let k = 0; k < sets; k++) {
+    const col = k % perRow, row = Math.floor(k / perRow);
+    const x = place.x - 36 + col * 13, y = place.y - 6 + row * 11;
+    for (const [dx, dy] of [[0, 0], [5, 0], [0, 5], [5, 5]]) {
+      g.append(s('circle', { class: 'seed', cx: x + dx, cy: y + dy, r: 2.3 }));
+    }
+  }
+  return g;
+}

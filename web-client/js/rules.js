@@ -1,0 +1,24 @@
+// A short rules card per game, in a dialog.
+import { h } from './dom.js';
+import { GAMES } from './games.js';
+
+export function rulesCard(game) {
+  const info = GAMES[game];
+  return h('article', { class: 'rules-card', dataset: { testid: `rules-${game}` } },
+    h('h2', {}, info.name),
+    h('p', { class: 'blurb' }, info.blurb),
+    h('ol', {}, info.rules.map((line) => h('li', {}, line))));
+}
+
+export function rulesButton(game, text = 'Rules') {
+  return h('button', { class: 'quiet', dataset: { testid: `show-rules-${game}` }, onclick: () => openRules(game) }, text);
+}
+
+export function openRules(game) {
+  const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${GAMES[game].name} rules` },
+    rulesCard(game),
+    h('form', { method: 'dialog' }, h('button', { dataset: { testid: 'close-rules' } }, 'Close')));
+  dialog.addEventListener('close', () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}

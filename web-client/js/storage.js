@@ -1,0 +1,40 @@
+// What the browser remembers between visits: who the player is (name + secret token) and the
+// rooms this browser sits in, so a reload goes straight back to the seat.
+
+const IDENTITY = 'mancala.identity';
+const SEATS = 'mancala.seats';
+const INVITES = 'mancala.invites';
+const SPEED = 'mancala.animation';
+
+function read(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+const write = (key, value) => localStorage.setItem(key, JSON.stringify(value));
+
+export const identity = {
+  get: () => read(IDENTITY, null),               // {name, token, player_id} or null
+  set: (value) => write(IDENTITY, value),
+  forget: () => localStorage.removeItem(IDENTITY),
+};
+
+// room id -> seat number, for rooms where this browser holds a seat.
+export const seats = {
+  get: (room) => read(SEATS, {})[room],
+  set(room, seat) {
+    const all = read(SEATS, {});
+    if (seat === undefined || seat === null) delete all[room]; else all[room] = seat;
+    write(SEATS, all);
+  },
+};
+
+// room id -> invite code, so a private room can be watched again after a reload.
+export const invites = {
+  get: (room) => read(INVITES, {})[room],
+  set(room, invite) { write(INVITES, { ...read(INVITES, {}), [room]: invite }); },
+};
+
+// Sowing animation speed: 'normal', 'fast' or 'off'.
+export const animation = {
+  get: () => read(SPEED, 'normal'),
+  set: (value) => write(SPEED, value),
+};
