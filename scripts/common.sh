@@ -4,8 +4,9 @@
 # Debian 12 packages the build needs.
 BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev
                 libgtest-dev)
-# Extra packages the tests need (the browser tests drive Debian's Chromium with playwright-core).
-TEST_PACKAGES=(nodejs npm chromium)
+# Extra packages the tests need: the browser tests drive Debian's Chromium with playwright-core;
+# the deploy check reads docker/compose.yml with Python's YAML parser.
+TEST_PACKAGES=(nodejs npm chromium python3 python3-yaml)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Checks the container files without a Docker engine: the Dockerfile and docker/compose.yml
+parse, name files that exist, and agree with each other and with the README's set-up steps."""
+import pathlib
+import re
+import sys
+
+import yaml
+
+ROOT = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2]
+INSTRUCTIONS = {"FROM", "RUN", "CMD", "LABEL", "EXPOSE", "ENV", "ADD", "COPY", "ENTRYPOINT",
+                "VOLUME", "USER", "WORKDIR", "ARG", "ONBUILD", "STOPSIGNAL", "HEALTHCHECK", "SHELL"}
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def dockerfile_instructions(text):
+    """Joins continuation lines and yields (instruction, arguments)."""
+    logical, current = [], ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not current and (not stripped or stripped.startswith("#")):
+            continue
+        current += " " + stripped.rstrip("\\").strip() if current else stripped.rstrip("\\").strip()
+        if not stripped.endswith("\\"):
+            logical.append(current)
+            current = ""
+    check(not current, "Dockerfile ends inside a continued line")
+    for line in logical:
+        word, _, rest = line.partition(" ")
+        yield word.upper(), rest.strip()
+
+
+def main():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    stages, copies_from_build, exposed = [], [], []
+    entrypoint = None
+    healthcheck = None
+    for word, args in dockerfile_instructions(dockerfile):
+        check(word in INSTRUCTIONS, f"Dockerfile: unknown instruction {word}")
+        if word == "FROM":
+            stages.append(args)
+        elif word == "COPY":
+            parts = args.split()
+            if parts[0].startswith("--from="):
+                copies_from_build.append(parts[1])
+            else:
+                for source in parts[:-1]:
+                    if source != ".":
+                        check((ROOT / source).exists(), f"Dockerfile copies {source}, which does not exist")
+        elif word == "EXPOSE":
+            exposed += args.split()
+        elif word == "ENTRYPOINT":
+            import json
+            entrypoint = json.loads(args)
+        elif word == "HEALTHCHECK":
+            healthcheck = args
+        elif word == "RUN" and "common.sh" in args:
+            check("ensure_packages" in args or "build " in args, "RUN with common.sh uses its steps")
+    check(stages and stages[0].startswith("debian:bookworm"), "the build stage is debian:bookworm")
+    check(len(stages) >= 2 and stages[-1].startswith("debian:bookworm"), "the runtime stage is Debian bookworm")
+    check("ensure_packages" in dockerfile and "build mancala mancala-server" in dockerfile,
+          "the image builds with the same steps as ./run.sh (scripts/common.sh)")
+    check("8080" in exposed, "the image exposes 8080")
+    check(healthcheck and "/healthz" in healthcheck, "HEALTHCHECK probes /healthz")
+    check(re.search(r"^USER (?!root)\S+", dockerfile, re.M), "the server runs as a non-root user")
+    check(entrypoint and entrypoint[0] == "mancala-server", "the entrypoint starts mancala-server")
+    flags = dict(zip(entrypoint[1::2], entrypoint[2::2])) if entrypoint else {}
+    check(flags.get("--bind") == "0.0.0.0", "the server binds 0.0.0.0 in the container")
+    check(flags.get("--db") == "/data/mancala.db", "the database lives on the /data volume")
+    for artifact in copies_from_build:
+        if artifact.startswith("/src/build/"):
+            target = pathlib.PurePath(artifact).name
+            declared = any(f"add_executable({target}" in p.read_text()
+                           for p in ROOT.glob("*/CMakeLists.txt"))
+            check(declared, f"Dockerfile copies {artifact}, but no CMakeLists.txt builds {target}")
+        else:
+            check((ROOT / artifact.removeprefix("/src/")).exists(), f"{artifact} does not exist")
+    common = (ROOT / "scripts/common.sh").read_text()
+    check("BUILD_PACKAGES=" in common, "scripts/common.sh lists the build packages")
+
+    compose = yaml.safe_load((ROOT / "docker/compose.yml").read_text())
+    service = compose["services"]["mancala"]
+    context = (ROOT / "docker" / service["build"]["context"]).resolve()
+    check((context / service["build"].get("dockerfile", "Dockerfile")).exists(),
+          "compose builds from a Dockerfile that exists")
+    check(service.get("restart") in {"always", "unless-stopped", "on-failure"}, "compose sets a restart policy")
+    check(any(str(p).endswith(":8080") for p in service.get("ports", [])), "compose publishes port 8080")
+    volumes = service.get("volumes", [])
+    named = [v.split(":")[0] for v in volumes if ":/data" in v]
+    check(named and named[0] in (compose.get("volumes") or {}), "compose keeps /data on a named volume")
+
+    readme = (ROOT / "README.md").read_text()
+    check("## Deploy" in readme, "README.md has a Deploy section")
+    check((ROOT / "docker/README.md").exists(), "docker/README.md exists")
+
+    for failure in failures:
+        print("FAIL:", failure)
+    print("deploy files: ok" if not failures else f"{len(failures)} problem(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
