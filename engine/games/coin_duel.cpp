@@ -53,7 +53,7 @@ Counts counts_of(const std::array<Coins, kCups>& row) {
 // D-4: up to four items, or as many as reach one cup beyond the farthest item on the row (`f`,
 // 0 for an empty row); never more than the row has cups or the reserve has items.
 int reserve_limit(int farthest, int reserve) {
-  return std::min({kCups, reserve, std::max(4, farthest + 1)});
+  return std::min(std::min(kCups, reserve), std::max(4, farthest + 1));
 }
 
 int farthest_item(const Counts& own) {
@@ -113,44 +113,47 @@ bool can_finish(RowCounts row, int from, int count, int dir, int lap) {
   }
 }
 
+// Whether a cup holds anything: its four counts read as one word.
+bool holds_any(const Coins& cup) {
+  std::uint32_t coins;
+  std::memcpy(&coins, &cup, sizeof coins);
+  return coins != 0;
+}
+
 // Stages 1-2: every lap goes R, so a chain never comes back to a cup it passed. Each cup beyond
 // the origin gets at most one item and every landing meets a cup as it was when the turn began.
-// Where a chain ends once a lap lands on cup j is therefore a property of the row alone, and one
+// How a chain ends once a lap lands on cup j is therefore a property of the row alone, and one
 // pass finds it for every source: this is §3.4's lap_ok for one-way sowing. It runs at the start
-// of every turn, so it avoids branches on the counts.
+// of every turn, so it keeps its state in a register and selects with masks, not branches.
 std::uint32_t one_way_sources(const std::array<Coins, kCups>& own,
                               const std::array<Coins, kCups>& facing, int reserve) {
-  constexpr int kOvershoot = 0;
-  constexpr int kBeyond = kPot + 1;  // any landing past the pot
-  // A board turn must score (D12-3): the pot, or an empty cup whose facing cup holds something.
-  std::array<std::uint8_t, kPot + 1> scores{};
-  scores[kPot] = 1;
-  for (int e = 1; e <= kCups; ++e)
-    scores[static_cast<std::size_t>(e)] = items_in(facing[static_cast<std::size_t>(opposite(kCups, e) - 1)]) > 0;
-  // ends[j]: the chain's final landing (1..N an empty cup, N + 1 the pot) or kOvershoot, once a
-  // lap lands on cup j. Every landing is right of where the lap began, so right to left each
-  // cup finds the ends it needs already known.
-  std::array<std::uint8_t, kBeyond + 1> ends{};
-  ends[kPot] = kPot;
-  ends[kBeyond] = kOvershoot;
-  std::uint32_t reserve_bits = 0;
-  std::uint32_t cup_bits = 0;
-  int farthest = 0;
+  constexpr int kBeyond = kPot + 1;  // stands for any landing past the pot
+  // Two bits per landing position j (cups 1..N, the pot N + 1, beyond it; kept in a register, not
+  // an array, to keep stores and reloads off the loop's dependency chain): bit j says the
+  // chain that lands on j ends legally (not overshooting), bit kScores + j that it ends with a
+  // score, as a board turn must (D12-3): in the pot, or in an empty cup whose facing cup holds
+  // something. An empty cup ends the chain where it is; a filled one relays its items and the
+  // one dropped on to a landing further right, so right to left each cup finds that landing's
+  // bits already known.
+  constexpr int kScores = 32;
+  constexpr std::uint64_t kBoth = 1 | std::uint64_t{1} << kScores;
+  std::uint64_t chains = kBoth << kPot;  // nothing beyond the pot
+  std::uint32_t boards = 0;  // bit j: Cup(j) would score, if cup j holds anything
+  std::uint32_t filled = 0;  // bit j: cup j holds something
   for (int j = kCups; j >= 1; --j) {
     const int items = items_in(own[static_cast<std::size_t>(j - 1)]);
-    const int relay_lands = std::min(j + items + 1, kBeyond);  // the cup's items and the one dropped
-    const std::uint8_t relay_ends = ends[static_cast<std::size_t>(relay_lands)];
-    const int empty = -static_cast<int>(items == 0);  // all ones for an empty cup: a select, not a branch
-    const int end = (j & empty) | (relay_ends & ~empty);
-    ends[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(end);
-    // Reserve(j) lands first on cup j and need not score; Cup(j) lands first on j + items.
-    reserve_bits |= static_cast<std::uint32_t>(end != kOvershoot) << (j - 1);
-    const int board_end = ends[static_cast<std::size_t>(std::min(j + items, kBeyond))];
-    cup_bits |= static_cast<std::uint32_t>((items > 0) & scores[static_cast<std::size_t>(board_end)]) << (j - 1);
-    farthest = std::max(farthest, (items > 0) * j);
+    const std::uint64_t full = 0 - std::uint64_t{items != 0};  // all ones or all zeros
+    const std::uint64_t here = 1 | std::uint64_t{holds_any(facing[static_cast<std::size_t>(opposite(kCups, j) - 1)])} << kScores;
+    // Cup(j) lands first on j + items, its relay on the position after it.
+    const std::uint64_t landing = chains >> std::min(j + items, kBeyond);
+    boards |= static_cast<std::uint32_t>(landing >> kScores & 1) << j;
+    chains |= ((((landing >> 1) & full) | (here & ~full)) & kBoth) << j;
+    filled |= static_cast<std::uint32_t>(full & 1) << j;
   }
-  reserve_bits &= (1u << reserve_limit(farthest, reserve)) - 1;
-  return reserve_bits | cup_bits << kCupBit;
+  // Reserve(k) lands first on cup k and need not score.
+  const int most = reserve_limit(std::bit_width(filled >> 1), reserve);
+  const auto reserve_bits = static_cast<std::uint32_t>(chains >> 1) & ((1u << most) - 1);
+  return reserve_bits | ((boards & filled) >> 1) << kCupBit;
 }
 
 // The sources the player to move may choose (§3.4 coin_duel_legal_sources), as bits.
@@ -445,18 +448,24 @@ void CoinDuel::sow(int coin, int n, Events* events) {
   Coins& source = s_.from_reserve && s_.lap == 0 ? s_.reserve[static_cast<std::size_t>(p)] : s_.hand;
   source.count[x] = static_cast<std::uint8_t>(source.count[x] - n);
   if (s_.stage > 1) s_.log.coins.push_back(static_cast<std::uint8_t>(coin));  // n is 1 for coins
+  // Locals, not members: the row lives in s_ too, so the compiler would reload the members after
+  // every item sown.
+  const int from = s_.lap_from;
+  const int dir = s_.lap_dir;
   const int before_last = std::min(s_.lap_sown + n, s_.lap_count - 1);
   for (int t = s_.lap_sown + 1; t <= before_last; ++t)
-    ++row[static_cast<std::size_t>(s_.lap_from + s_.lap_dir * t - 1)].count[x];
+    ++row[static_cast<std::size_t>(from + dir * t - 1)].count[x];
   s_.lap_sown += n;
   if (s_.lap_sown < s_.lap_count) return;
 
-  const Landing landing = resolve_lap(kCups, s_.lap_from, s_.lap_count, s_.lap_dir,
-                                      [&](int q) { return row[static_cast<std::size_t>(q - 1)].total(); });
-  s_.log.laps.push_back(LapTrace{static_cast<std::int8_t>(s_.lap_from),
-                                 static_cast<std::int8_t>(s_.lap_dir),
-                                 static_cast<std::uint8_t>(s_.lap_count),
-                                 static_cast<std::int8_t>(landing.cup), landing.end});
+  const Landing landing = resolve_lap(kCups, from, s_.lap_count, dir,
+                                      [&](int q) { return holds_any(row[static_cast<std::size_t>(q - 1)]); });
+  // The trace feeds only the turn record. A stage 1 turn is played within one apply(), so when
+  // that call has no event sink nobody reads it (stages 2-3 spread a turn over several calls).
+  if (events || s_.stage > 1)
+    s_.log.laps.push_back(LapTrace{static_cast<std::int8_t>(from), static_cast<std::int8_t>(dir),
+                                   static_cast<std::uint8_t>(s_.lap_count),
+                                   static_cast<std::int8_t>(landing.cup), landing.end});
   Coins& landed = row[static_cast<std::size_t>(landing.cup - 1)];
   switch (landing.end) {
     case LapEnd::pot:
@@ -467,16 +476,18 @@ void CoinDuel::sow(int coin, int n, Events* events) {
       ++landed.count[x];
       const Coins taken = capture_opposite(s_.cups[static_cast<std::size_t>(1 - p)],
                                            s_.pot[static_cast<std::size_t>(p)], kCups, landing.cup);
-      if (taken.total() > 0) {
+      if (holds_any(taken)) {
         s_.log.capture_cup = static_cast<std::int8_t>(opposite(kCups, landing.cup));
         s_.log.captured = taken;
       }
-      end_turn(taken.total() > 0, events);
+      end_turn(holds_any(taken), events);
       return;
     }
     case LapEnd::filled:  // D-5: pick the whole cup up and start the next lap from it
-      ++landed.count[x];
+      // The item dropped goes straight into the hand: adding it to the cup first and then copying
+      // the cup would read four bytes just after writing one, a load that stalls on the store.
       s_.hand = landed;
+      ++s_.hand.count[x];
       landed = {};
       ++s_.lap;
       s_.lap_from = landing.cup;

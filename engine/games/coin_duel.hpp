@@ -68,7 +68,7 @@ struct LapTrace {
 };
 struct TurnLog {
   Decision source = 0;
-  std::vector<LapTrace> laps;           // finished laps
+  std::vector<LapTrace> laps;           // finished laps (stage 1: only when apply() has events)
   std::vector<std::uint8_t> coins;      // every coin sown, in order (laps are consecutive)
   std::int8_t capture_cup = 0;          // the opponent's cup, 0 = no capture
   Coins captured{};
