@@ -120,7 +120,6 @@ CreateRoom parse_create_room(const Fields& f) {
   if (const Json* options = f.find("options")) {
     if (!options->is_object()) fail(Code::bad_option, "'options' must be a JSON object");
     create.options = *options;
-    use_signed_integers(create.options);
   }
   create.is_private = f.boolean("private", false);
   if (const Json* grace = f.find("grace_seconds")) {
@@ -231,16 +230,6 @@ Parsed parse_client_message(std::string_view text) {
     parsed.body = std::move(invalid.error);
   }
   return parsed;
-}
-
-void use_signed_integers(Json& value) {
-  if (value.is_number_unsigned()) {
-    const auto number = value.get<std::uint64_t>();
-    if (number <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      value = static_cast<std::int64_t>(number);
-  } else if (value.is_structured()) {
-    for (auto& item : value) use_signed_integers(item);
-  }
 }
 
 std::string_view type_name(const ClientMessage& message) {

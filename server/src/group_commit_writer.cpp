@@ -1,5 +1,6 @@
 #include "group_commit_writer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 
@@ -67,33 +68,58 @@ void GroupCommitWriter::run() {
 
 void GroupCommitWriter::commit_batch(std::deque<Entry>& batch) {
   const auto started = std::chrono::steady_clock::now();
+  // Jobs rarely fail, so the batch is first tried as one plain transaction. Only when a job
+  // fails is it run again with a savepoint per job, so that the failing job is undone alone
+  // and the others still commit.
   std::vector<bool> succeeded(batch.size(), false);
-  bool committed = false;
+  Attempt attempt = run_batch(batch, succeeded, /*savepoints=*/false);
+  if (attempt == Attempt::job_failed) attempt = run_batch(batch, succeeded, /*savepoints=*/true);
+  commit_latency_.observe(std::chrono::steady_clock::now() - started);
+  const bool committed = attempt == Attempt::committed;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    try {
+      batch[i].done(committed && succeeded[i]);
+    } catch (const std::exception& e) {
+      // A report must not take the writer thread down with it.
+      log_error("commit_report_failed", {{"message", e.what()}});
+    }
+  }
+}
+
+GroupCommitWriter::Attempt GroupCommitWriter::run_batch(std::deque<Entry>& batch,
+                                                        std::vector<bool>& succeeded, bool savepoints) {
+  bool job_failed = false;
   try {
     db_.prepare("BEGIN IMMEDIATE").run();
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      db_.prepare("SAVEPOINT job").run();
+    for (std::size_t i = 0; i < batch.size() && !job_failed; ++i) {
+      if (savepoints) db_.prepare("SAVEPOINT job").run();
       try {
         batch[i].job(db_);
         succeeded[i] = true;
       } catch (const std::exception& e) {
-        log_error("write_failed", {{"message", e.what()}});
-        db_.prepare("ROLLBACK TO job").run();
+        succeeded[i] = false;
+        if (savepoints) {
+          log_error("write_failed", {{"message", e.what()}});
+          db_.prepare("ROLLBACK TO job").run();
+        } else {
+          job_failed = true;
+        }
       }
-      db_.prepare("RELEASE job").run();
+      if (savepoints) db_.prepare("RELEASE job").run();
     }
-    db_.prepare("COMMIT").run();
-    committed = true;
+    if (!job_failed) {
+      db_.prepare("COMMIT").run();
+      return Attempt::committed;
+    }
   } catch (const std::exception& e) {
     log_error("commit_failed", {{"message", e.what()}, {"jobs", batch.size()}});
-    try {
-      db_.execute("ROLLBACK");
-    } catch (const std::exception&) {
-      // Nothing was open to roll back.
-    }
   }
-  commit_latency_.observe(std::chrono::steady_clock::now() - started);
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(committed && succeeded[i]);
+  try {
+    db_.execute("ROLLBACK");
+  } catch (const std::exception&) {
+    // Nothing was open to roll back.
+  }
+  return job_failed ? Attempt::job_failed : Attempt::commit_failed;
 }
 
 }  // namespace mancala::server

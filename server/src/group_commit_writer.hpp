@@ -1,14 +1,15 @@
 #pragma once
 // The one thread that writes to the database. Jobs queue up while a commit (and its fsync) is
 // running; the next transaction takes all of them at once, so a thousand moves cost about one
-// fsync instead of a thousand. Each job runs inside its own savepoint: a failing job is undone
-// and reported alone, the others still commit. `done(true)` is called only after the commit
+// fsync instead of a thousand. A failing job is undone and reported alone; the others still
+// commit. `done(true)` is called only after the commit
 // is durable, which is what lets the server acknowledge a move.
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "database.hpp"
 
@@ -38,6 +39,8 @@ class GroupCommitWriter {
   };
   void run();
   void commit_batch(std::deque<Entry>& batch);
+  enum class Attempt { committed, job_failed, commit_failed };
+  Attempt run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded, bool savepoints);
 
   Database db_;
   Histogram& commit_latency_;

@@ -106,15 +106,9 @@ void Room::welcome_creator(Caller caller, std::optional<int> seat) {
 void Room::resume_after_restart() {
   serially(std::nullopt, [this] {
     publish();
-    if (status() == RoomStatus::playing && match_.game().phase() == Phase::plex) {
-      // The window that was open when the server stopped is gone; its mover is in the last
-      // update's plex_open event.
-      int mover = 0;
-      for (const auto& action : services_.storage.load_actions(meta_.id))
-        for (const auto& event : action.events)
-          if (event.value("event", "") == "plex_open") mover = event.value("mover", 0);
-      open_plex_window(mover);
-    }
+    // A window that was open when the server stopped is gone: open a new one.
+    if (status() == RoomStatus::playing && match_.game().phase() == Phase::plex)
+      open_plex_window(plex_mover(services_.storage.load_actions(meta_.id)));
   });
 }
 
@@ -128,6 +122,7 @@ void Room::attach(Caller caller) {
     if (!seat) return;
     welcome_back(caller, *seat);
     reply_room(caller);
+    tell_open_window(*caller.connection);
   });
 }
 
@@ -174,7 +169,8 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
     return caller.fail(Code::forbidden, "room " + meta_.id + " is private; join it with its invite");
   if (seated) {  // joining again is harmless: same seat, same room message
     welcome_back(caller, *seated);
-    return reply_room(caller);
+    reply_room(caller);
+    return tell_open_window(*caller.connection);
   }
   const int count = static_cast<int>(seats_.size());
   if (choice.seat && *choice.seat >= count)
@@ -191,6 +187,7 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
   if (target) return take_seat(caller, *target);
   add_member(caller, std::nullopt);  // a spectator
   reply_room(caller);
+  tell_open_window(*caller.connection);
   send_room_to_others(caller.connection.get());
 }
 
@@ -222,9 +219,12 @@ void Room::take_seat(const Caller& caller, int seat) {
 void Room::do_leave(const Caller& caller) {
   if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
   const auto seat = seat_of(caller.player);
+  const bool was_member = member(caller.connection.get()) != nullptr;
   remove_connection(caller.connection);
   if (!seat || status() != RoomStatus::waiting) {
     caller.ok();
+    // A spectator's leaving is announced by remove_connection; a seated player's here.
+    if (was_member && seat) send_room_to_others(nullptr);
     return forget_if_idle();
   }
   // Before the game starts, leaving gives the seat back.
@@ -292,6 +292,16 @@ bool Room::add_member(const Caller& caller, std::optional<int> seat) {
   }
   publish();
   return returning;
+}
+
+void Room::tell_open_window(Connection& connection) const {
+  if (!window_) return;
+  // Someone arriving during a Plex! race (a reconnection, a restart) learns the window too,
+  // with the time that is left.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      window_->deadline - std::chrono::steady_clock::now());
+  connection.send(protocol::write_plex_open(meta_.id, window_->id,
+                                            std::max<std::int64_t>(0, left.count()), window_->mover));
 }
 
 void Room::welcome_back(const Caller& caller, int seat) {
@@ -451,26 +461,31 @@ void Room::after_update(const StoredAction& action) {
     publish();
     return forget_if_idle();
   }
-  if (match_.game().phase() == Phase::plex && !window_) {
-    int mover = action.seat.value_or(0);
-    for (const auto& event : action.events)
-      if (event.value("event", "") == "plex_open") mover = event.value("mover", mover);
-    open_plex_window(mover);
-  }
+  if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover({action}));
+}
+
+int Room::plex_mover(const std::vector<StoredAction>& actions) {
+  // The update that opened the window says whose move captured the eleventh set.
+  for (auto action = actions.rbegin(); action != actions.rend(); ++action)
+    for (const auto& event : action->events)
+      if (event.value("event", "") == "plex_open") return event.value("mover", 0);
+  return 0;
 }
 
 // ---- the Plex race ---------------------------------------------------------------------
 
 void Room::open_plex_window(int mover) {
   if (meta_.options.value("plex_mode", "race") == "mover") {
-    window_ = PlexWindow{random_text(kWindowCharacters), std::chrono::steady_clock::now(), mover};
+    const auto now = std::chrono::steady_clock::now();
+    window_ = PlexWindow{random_text(kWindowCharacters), now, now, mover};
     return resolve_plex(std::nullopt, std::nullopt);  // no race: the set goes to the mover
   }
   const std::int64_t deadline_ms = meta_.options.value("plex_window_ms", kDefaultPlexWindowMs);
-  window_ = PlexWindow{random_text(kWindowCharacters), std::chrono::steady_clock::now(), mover};
+  const auto now = std::chrono::steady_clock::now();
+  window_ = PlexWindow{random_text(kWindowCharacters), now, now + std::chrono::milliseconds(deadline_ms), mover};
   send_to_members(std::make_shared<const std::string>(
       protocol::write_plex_open(meta_.id, window_->id, deadline_ms, mover)));
-  plex_timer_.expires_after(std::chrono::milliseconds(deadline_ms));
+  plex_timer_.expires_at(window_->deadline);
   plex_timer_.async_wait([self = shared_from_this(), id = window_->id](const error_code& error) {
     if (error) return;  // cancelled: a claim won, or the server is stopping
     self->serially(std::nullopt, [self, id] {
@@ -516,6 +531,8 @@ void Room::rebuild_from_storage() {
     const auto actions = services_.storage.load_actions(meta_.id);
     match_ = replay(meta_, actions);
     version_ = actions.empty() ? 0 : actions.back().version;
+    // A Plex resolution that failed to commit leaves the race to run again.
+    if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover(actions));
   } catch (const std::exception& e) {
     log_error("room_rebuild_failed", {{"room", meta_.id}, {"message", e.what()}});
   }

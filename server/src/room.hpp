@@ -71,6 +71,7 @@ class Room : public std::enable_shared_from_this<Room> {
   struct PlexWindow {
     std::string id;
     SteadyTime opened;
+    SteadyTime deadline;
     int mover = 0;
   };
   using Step = std::function<void()>;
@@ -103,6 +104,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void open_plex_window(int mover);
   void resolve_plex(const std::optional<Caller>& caller, std::optional<int> claimant);
   void rebuild_from_storage();
+  static int plex_mover(const std::vector<StoredAction>& actions);
 
   // Membership and views.
   bool may_see(const Caller& caller) const;
@@ -113,6 +115,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // connected has someone again.
   bool add_member(const Caller& caller, std::optional<int> seat);
   void welcome_back(const Caller& caller, int seat);  // a seated player's connection joins
+  void tell_open_window(Connection& connection) const;
   protocol::RoomSummary summary() const;
   protocol::RoomView view(bool with_invite) const;
   void reply_room(const Caller& caller) const;  // the invite only for seated players

@@ -48,9 +48,7 @@ TEST(History, ListRecordAndPositions) {
       last_version = turn["version"];
     }
   EXPECT_EQ(last_version, table.version);
-  Json signed_record = record;  // as the server does with options that arrive as JSON text
-  protocol::use_signed_integers(signed_record);
-  const Match replayed = Match::from_record(signed_record);
+  const Match replayed = Match::from_record(record);  // options as parsed JSON text
   EXPECT_EQ(replayed.state(), table.state) << "the record replays to the final state";
 
   const Json positions = get_json(server.port(), "/api/games/" + table.room + "/positions", 200, token);

@@ -2,7 +2,10 @@
 // Plex! race, and many rooms at once.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "mancala/registry.hpp"
@@ -91,6 +94,39 @@ TEST(PlexRace, UnclaimedWindowFallsToTheMover) {
     if (table.states.size() >= 2 && table.states[table.states.size() - 2]["phase"] == "plex") return;
   }
   ADD_FAILURE() << "the game ended without opening a Plex! window";
+}
+
+TEST(PlexRace, AWindowOpenAtACrashIsOpenedAgainAfterTheRestart) {
+  const GameType* type = plex_game();
+  if (!type) GTEST_SKIP() << "no registered game has a Plex! race yet";
+  char dir[] = "/tmp/mancala-plex-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string db = std::string(dir) + "/plex.db";
+  auto server = std::make_unique<ServerProcess>(db);
+  Json options = fast_plex_options(*type);
+  options["plex_window_ms"] = 3000;  // time to restart and reconnect
+  Table table = open_table(server->port(), std::string(type->id), options, 2);
+  Random rng(5);
+  while (table.state["phase"] != "plex" && table.state["result"].is_null())
+    play_one(table, rng, PlexPolicy::leave_open);
+  ASSERT_EQ(table.state["phase"], "plex");
+  const std::string old_window = table.clients[0]->wait_for_type("plex_open")["window"];
+  server->kill_hard();
+  server = std::make_unique<ServerProcess>(db);
+  for (std::size_t seat = 0; seat < 2; ++seat) {
+    table.clients[seat] = std::make_unique<Client>(server->port());
+    ASSERT_EQ(table.clients[seat]->request({{"type", "hello"}, {"token", table.tokens[seat]}})["type"], "welcome");
+    EXPECT_EQ(table.clients[seat]->wait_for_type("room")["room"]["state"]["phase"], "plex");
+  }
+  const Json open = table.clients[1]->wait_for_type("plex_open");
+  EXPECT_NE(open["window"], old_window) << "a new window id";
+  EXPECT_LE(open["deadline_ms"].get<int>(), 3000);
+  const Json won = table.clients[1]->request({{"type", "plex"}, {"room", table.room}, {"window", open["window"]}});
+  ASSERT_EQ(won["type"], "update") << won.dump();
+  EXPECT_EQ(won["version"], table.version + 1);
+  EXPECT_EQ(won["events"][0]["winner"], 1);
+  server.reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PlexRace, ClaimsOutsideTheWindowAreRefused) {

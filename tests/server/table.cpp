@@ -64,6 +64,7 @@ void accept(Table& table, const Json& update) {
 }
 
 void resolve_plex(Table& table, Random& rng, PlexPolicy policy) {
+  if (policy == PlexPolicy::leave_open) return;  // the caller deals with the window
   std::string window;
   int mover = -1;
   for (auto& client : table.clients) {

@@ -24,7 +24,7 @@ struct Table {
 Table open_table(unsigned short port, const std::string& game, const Json& options, int seats);
 
 // What happens when a Plex! window opens.
-enum class PlexPolicy { one_claims, all_claim_at_once, nobody_claims };
+enum class PlexPolicy { one_claims, all_claim_at_once, nobody_claims, leave_open };
 
 // Plays one move for the seat to move (tokens chosen by `rng` from state.legal, one decision at
 // a time) and checks that every client got the same update. Handles a Plex! window that the

@@ -87,11 +87,6 @@ Parsed parse_client_message(std::string_view text);
 // characters. Returns the trimmed name or a bad_name error.
 std::variant<std::string, Error> check_name(std::string_view name);
 
-// JSON parsers read non-negative integers as unsigned, while the engine's option tables hold
-// signed ones and compare types exactly (`1` would not match the choice `1`). Every integer
-// that enters from outside goes through this, so options compare as a person expects.
-void use_signed_integers(Json& value);
-
 // The message's `type` as written on the wire (for logs and metrics).
 std::string_view type_name(const ClientMessage& message);
 

@@ -1,0 +1,139 @@
+// Pieces of the server on their own: hashing, the group-commit writer, storage rules, static
+// file paths, the rate limiter.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+
+#include "database.hpp"
+#include "group_commit_writer.hpp"
+#include "metrics.hpp"
+#include "sha256.hpp"
+#include "static_files.hpp"
+#include "storage.hpp"
+#include "websocket_session.hpp"
+
+namespace mancala::server {
+namespace {
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(to_hex(sha256("")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(to_hex(sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(to_hex(sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(to_hex(sha256(std::string(1000000, 'a'))),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_TRUE(constant_time_equal(sha256("x"), sha256("x")));
+  EXPECT_FALSE(constant_time_equal(sha256("x"), sha256("y")));
+}
+
+// Runs `job` through the writer and returns what `done` reported.
+std::future<bool> submit(GroupCommitWriter& writer, GroupCommitWriter::Job job) {
+  auto promise = std::make_shared<std::promise<bool>>();
+  auto future = promise->get_future();
+  writer.submit(std::move(job), [promise](bool committed) { promise->set_value(committed); });
+  return future;
+}
+
+TEST(GroupCommitWriter, AFailingJobIsUndoneAloneAndTheOthersCommit) {
+  Histogram latency;
+  Database db(":memory:", true);
+  db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)");
+  GroupCommitWriter writer(std::move(db), latency);
+  // Hold the writer busy so that the next three jobs land in one batch.
+  std::promise<void> release;
+  auto gate = release.get_future().share();
+  auto held = submit(writer, [gate](Database&) { gate.wait(); });
+  auto first = submit(writer, [](Database& d) { d.prepare("INSERT INTO t VALUES (1)").run(); });
+  auto duplicate = submit(writer, [](Database& d) {
+    d.prepare("INSERT INTO t VALUES (2)").run();
+    d.prepare("INSERT INTO t VALUES (1)").run();  // violates the key: the whole job is undone
+  });
+  auto third = submit(writer, [](Database& d) { d.prepare("INSERT INTO t VALUES (3)").run(); });
+  release.set_value();
+  EXPECT_TRUE(held.get());
+  EXPECT_TRUE(first.get());
+  EXPECT_FALSE(duplicate.get());
+  EXPECT_TRUE(third.get());
+  std::vector<std::int64_t> rows;
+  writer.run_and_wait([&](Database& d) {
+    auto select = d.prepare("SELECT x FROM t ORDER BY x");
+    while (select.step()) rows.push_back(select.integer(0));
+  });
+  EXPECT_EQ(rows, (std::vector<std::int64_t>{1, 3}));
+}
+
+TEST(Storage, AVersionIsWrittenOnceAndGamesSurviveReopening) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mancala-storage-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.db").string();
+  Histogram latency;
+  const auto wait = [](auto start) {
+    std::promise<bool> done;
+    start([&](bool ok) { done.set_value(ok); });
+    return done.get_future().get();
+  };
+  {
+    Storage storage(path, latency);
+    EXPECT_TRUE(wait([&](auto done) { storage.create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+    GameMeta meta;
+    meta.id = "g1";
+    meta.game = "cups";
+    meta.created = "2026-01-01T00:00:00.000Z";
+    meta.seats = {{0, "p1", "Ada"}};
+    EXPECT_TRUE(wait([&](auto done) { storage.create_game(meta, done); }));
+    auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", Json::array(), "t"});
+    EXPECT_TRUE(wait([&](auto done) { storage.append_action("g1", action, {}, done); }));
+    EXPECT_FALSE(wait([&](auto done) { storage.append_action("g1", action, {}, done); }))
+        << "(game_id, version) is unique";
+    EXPECT_FALSE(wait([&](auto done) { storage.append_action("nope", action, {}, done); }))
+        << "foreign keys are on";
+  }
+  Storage reopened(path, latency);
+  const auto games = reopened.load_unfinished_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].meta.seats[0].name, "Ada");
+  ASSERT_EQ(games[0].actions.size(), 1u);
+  EXPECT_EQ(games[0].actions[0].tokens, "r1");
+  EXPECT_TRUE(reopened.healthy());
+  reopened.stop();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StaticFiles, PathsStayInsideTheFolder) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mancala-static-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "web" / "js");
+  std::ofstream(dir / "web" / "index.html") << "<html>";
+  std::ofstream(dir / "web" / "js" / "app.js") << "1";
+  std::ofstream(dir / "secret.txt") << "no";
+  std::filesystem::create_symlink(dir / "secret.txt", dir / "web" / "link.txt");
+  const auto root = dir / "web";
+  EXPECT_EQ(resolve_static_path(root, "/")->filename(), "index.html");
+  EXPECT_EQ(resolve_static_path(root, "/js/app.js")->filename(), "app.js");
+  EXPECT_EQ(resolve_static_path(root, "/js/%61pp.js")->filename(), "app.js");
+  EXPECT_FALSE(resolve_static_path(root, "/../secret.txt"));
+  EXPECT_FALSE(resolve_static_path(root, "/js/%2e%2e/%2e%2e/secret.txt"));
+  EXPECT_FALSE(resolve_static_path(root, "/link.txt")) << "a symbolic link out of the folder";
+  EXPECT_FALSE(resolve_static_path(root, "/js\\..\\..\\secret.txt"));
+  EXPECT_FALSE(resolve_static_path(root, "/%zz"));
+  EXPECT_EQ(content_type("a.js"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(content_type("a.svg"), "image/svg+xml");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RateLimiter, TwentyASecondWithBurstsOfForty) {
+  RateLimiter limiter(20);
+  const SteadyTime start{};
+  int taken = 0;
+  for (int i = 0; i < 100; ++i) taken += limiter.try_take(start) ? 1 : 0;
+  EXPECT_EQ(taken, 40);
+  EXPECT_FALSE(limiter.try_take(start + std::chrono::milliseconds(10)));
+  EXPECT_TRUE(limiter.try_take(start + std::chrono::milliseconds(60)));  // 1.2 tokens back
+  EXPECT_FALSE(limiter.try_take(start + std::chrono::milliseconds(60)));
+}
+
+}  // namespace
+}  // namespace mancala::server
