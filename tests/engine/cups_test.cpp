@@ -289,16 +289,7 @@ TEST(Cups, BadInputIsRefusedAndChangesNothing) {
 }
 
 TEST(Cups, RecordReplaysToTheSamePosition) {
-  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-    Match m = Match::create("cups", {{"first_player", "random"}, {"cups_per_side", 5}}, seed);
-    Random rng(seed);
-    while (!m.over()) {
-      const auto legal = m.legal_tokens();
-      ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
-    }
-    const Match replayed = Match::from_record(Json::parse(m.record().dump()));
-    EXPECT_EQ(replayed.state(), m.state());
-  }
+  testing::expect_random_games_replay("cups", {{"first_player", "random"}, {"cups_per_side", 5}}, 50);
 }
 
 }  // namespace

@@ -687,16 +687,7 @@ TEST(Duovallis, ResignLosesAtOnce) {
 }
 
 TEST(Duovallis, RecordReplaysToTheSamePosition) {
-  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-    Match m = Match::create("duovallis", {}, seed);
-    Random rng(seed);
-    while (!m.over()) {
-      const auto legal = m.legal_tokens();
-      ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
-    }
-    const Match replayed = Match::from_record(Json::parse(m.record().dump()));
-    EXPECT_EQ(replayed.state(), m.state());
-  }
+  testing::expect_random_games_replay("duovallis", {}, 50);
 }
 
 }  // namespace

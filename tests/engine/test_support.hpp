@@ -66,4 +66,19 @@ int random_playout(Game& game, std::uint64_t seed, Check check, int limit = 1'00
   return decisions;
 }
 
+// Plays random games of `game` (one per seed, random legal tokens through Match), then checks
+// that each game's record, written out and parsed back, replays to the same final state.
+inline void expect_random_games_replay(const char* game, const Json& options, int games) {
+  for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(games); ++seed) {
+    Match m = Match::create(game, options, seed);
+    Random rng(seed);
+    while (!m.over()) {
+      const auto legal = m.legal_tokens();
+      ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
+    }
+    const Match replayed = Match::from_record(Json::parse(m.record().dump()));
+    EXPECT_EQ(replayed.state(), m.state()) << game << " seed " << seed;
+  }
+}
+
 }  // namespace mancala::testing
