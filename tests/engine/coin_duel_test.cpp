@@ -1058,9 +1058,7 @@ TEST(CoinDuelInvariants, CompoundAndStepByStepAgreeInRandomGames) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       Match whole = Match::create("coin_duel", {{"stage", stage}}, seed);
       Match steps = whole;
-      Random rng(seed);
-      int turns = 0;
-      while (!whole.over() && turns < 150) {
+      const auto play_turn = [&](Match& m, Random& rng) {
         std::string move;
         Events step_events;
         do {  // one turn, token by token
@@ -1071,40 +1069,41 @@ TEST(CoinDuelInvariants, CompoundAndStepByStepAgreeInRandomGames) {
           step_events.insert(step_events.end(), o.events.begin(), o.events.end());
           move += (move.empty() ? "" : " ") + token;
         } while (steps.game().mid_turn());
-        const Outcome o = whole.play(move);
+        const Outcome o = m.play(move);
         ASSERT_TRUE(o.ok()) << move;
         ASSERT_EQ(o.events, step_events) << move;
-        ASSERT_EQ(whole.state(), steps.state()) << move;
+        ASSERT_EQ(m.state(), steps.state()) << move;
         const Json* record = find_event(o.events, "turn");
         ASSERT_NE(record, nullptr);
         EXPECT_EQ((*record)["tokens"], move);
         EXPECT_EQ(CoinDuel::compound_tokens((*record)["move"], stage), move)
             << "the stored compound form replays";
-        ++turns;
-      }
-      const Match replayed = Match::from_record(whole.record());
-      EXPECT_EQ(replayed.state(), whole.state());
+      };
+      ASSERT_NO_FATAL_FAILURE(
+          testing::play_randomly(whole, seed, {.step = play_turn, .max_steps = 150}));
+      testing::expect_record_replays(whole);
     }
 }
 
 TEST(CoinDuelInvariants, AWholeMatchThroughMatchEndsAfterFourRounds) {
   Match m = Match::create("coin_duel", Json::parse(R"({"stage":3})"), 7);
-  Random rng(7);
   int round_ends = 0;
-  while (!m.over()) {
-    const auto legal = m.legal_tokens();
+  const auto step = [&](Match& match, Random& rng) {
+    const auto legal = match.legal_tokens();
+    const auto n = static_cast<std::uint32_t>(legal.size());
     // Round 3 is conceded by North in the middle of some turn.
-    const bool concede = m.game().round() == 3 && m.game().mid_turn() && rng.below(4) == 0;
-    const Outcome o = concede ? m.concede(1) : m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+    const bool concede = match.game().round() == 3 && match.game().mid_turn() && rng.below(4) == 0;
+    const Outcome o = concede ? match.concede(1) : match.play(legal[rng.below(n)]);
     ASSERT_TRUE(o.ok());
     for (const Json& e : o.events) round_ends += e["event"] == "round_end";
-  }
+  };
+  ASSERT_NO_FATAL_FAILURE(testing::play_randomly(m, 7, {.step = step}));
   EXPECT_EQ(round_ends, 4);
   EXPECT_EQ(m.state()["rounds"].size(), 4u);
   EXPECT_EQ(m.state()["rounds"][2]["end_reason"], "concession");
   EXPECT_EQ(m.state()["round"], 4);
   EXPECT_EQ(m.state()["scores"], m.game().result()["totals"]);
-  EXPECT_EQ(Match::from_record(m.record()).state(), m.state()) << "the record replays";
+  testing::expect_record_replays(m);
 }
 
 }  // namespace

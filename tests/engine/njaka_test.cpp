@@ -915,41 +915,32 @@ TEST(Njaka, StallLimitEndsRoundsAfterExactlyThatManyQuietTurns) {
 // record replays to the same state.
 TEST(Njaka, RecordsReplayToTheSameState) {
   for (int players = 2; players <= 4; ++players) {
-    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-      Match m = Match::create("njaka", {{"players", players}}, seed);
-      Random rng(seed * 31 + static_cast<std::uint64_t>(players));
-      int plex_moments = 0;
-      while (!m.over()) {
-        if (m.game().phase() == Phase::plex) {
-          ++plex_moments;
-          const auto pick = rng.below(static_cast<std::uint32_t>(players + 1));
-          if (pick == static_cast<std::uint32_t>(players)) {
-            ASSERT_TRUE(m.plex_timeout().ok());
-          } else if (!m.claim_plex(static_cast<Seat>(pick)).ok()) {
-            ASSERT_EQ(m.claim_plex(static_cast<Seat>(pick)).error->code, ErrorCode::not_allowed);
-          }
-          continue;
+    int plex_moments = 0;
+    const auto step = [&](Match& m, Random& rng) {
+      if (m.game().phase() == Phase::plex) {
+        ++plex_moments;
+        const auto pick = rng.below(static_cast<std::uint32_t>(players + 1));
+        if (pick == static_cast<std::uint32_t>(players)) {
+          ASSERT_TRUE(m.plex_timeout().ok());
+        } else if (!m.claim_plex(static_cast<Seat>(pick)).ok()) {
+          ASSERT_EQ(m.claim_plex(static_cast<Seat>(pick)).error->code, ErrorCode::not_allowed);
         }
-        if (players > 2 && rng.below(400) == 0) {
-          m.resign(static_cast<Seat>(rng.below(static_cast<std::uint32_t>(players))));
-          continue;
-        }
-        const auto legal = m.legal_tokens();
-        ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
+      } else if (players > 2 && rng.below(400) == 0) {
+        m.resign(static_cast<Seat>(rng.below(static_cast<std::uint32_t>(players))));
+      } else {
+        testing::play_random_token(m, rng);
       }
+    };
+    const auto check = [&](const Match& m) {
       EXPECT_GT(plex_moments + static_cast<int>(m.game().rounds().size()), 0);
-      const Match replayed = Match::from_record(Json::parse(m.record().dump()));
-      EXPECT_EQ(replayed.state(), m.state()) << players << " players, seed " << seed;
-    }
+      plex_moments = 0;
+    };
+    testing::expect_random_games_replay("njaka", {{"players", players}}, 30, {.step = step}, check);
   }
   // plex_mode mover records replay too (no claims in them).
   Match m = Match::create("njaka", {{"players", 4}, {"plex_mode", "mover"}}, 3);
-  Random rng(3);
-  while (!m.over()) {
-    const auto legal = m.legal_tokens();
-    ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
-  }
-  EXPECT_EQ(Match::from_record(Json::parse(m.record().dump())).state(), m.state());
+  ASSERT_NO_FATAL_FAILURE(testing::play_randomly(m, 3));
+  testing::expect_record_replays(m);
 }
 
 TEST(Njaka, RoundOneLayoutIsTheEqualSplitOfNJ15) {

@@ -751,40 +751,36 @@ TEST(OanQuan, RandomRoundsAlsoEndStalledOrByPassesAndSingleRoundsEnd) {
 TEST(OanQuan, TurnRecordsDescribeEveryTurn) {
   int turns = 0;
   int chains = 0;
-  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
-    Match m = Match::create("oanquan", {{"first_player", "random"}}, seed);
-    Random rng(seed);
-    while (!m.over()) {
-      const auto legal = m.legal_tokens();
-      ASSERT_FALSE(legal.empty());
-      const std::string square = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
-      const std::string move = square + (rng.below(2) ? " cw" : " ccw");
-      const Outcome o = m.play(move);
-      ASSERT_TRUE(o.ok()) << move;
-      for (const Json& e : o.events) {
-        if (e["event"] != "turn") continue;
-        ++turns;
-        const int step = e["move"]["dir"] == "ccw" ? 1 : 11;
-        ASSERT_EQ(e["laps"][0]["from"], e["move"]["pit"]);
-        ASSERT_NE(e["end"], "loop_guard");
-        const Json& captures = e["captures"];
-        ASSERT_EQ(captures.empty(), e["end"] != "capture");
-        for (std::size_t i = 1; i < captures.size(); ++i) {
-          const int gap = (captures[i - 1]["space"].get<int>() + step) % 12;
-          ASSERT_NE(gap % 6, 0) << "a chain's gap is a square";
-          ASSERT_EQ(captures[i]["space"].get<int>(), (gap + step) % 12);
-          ++chains;
-        }
-        const Json& last_lap = e["laps"].back();
-        if (!captures.empty()) {
-          const int first = captures[0]["space"].get<int>();
-          ASSERT_EQ((last_lap["end"].get<int>() + 2 * step) % 12, first);
-        }
+  const auto play_turn = [&](Match& m, Random& rng) {
+    const auto legal = m.legal_tokens();
+    ASSERT_FALSE(legal.empty());
+    const std::string square = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+    const std::string move = square + (rng.below(2) ? " cw" : " ccw");
+    const Outcome o = m.play(move);
+    ASSERT_TRUE(o.ok()) << move;
+    for (const Json& e : o.events) {
+      if (e["event"] != "turn") continue;
+      ++turns;
+      const int step = e["move"]["dir"] == "ccw" ? 1 : 11;
+      ASSERT_EQ(e["laps"][0]["from"], e["move"]["pit"]);
+      ASSERT_NE(e["end"], "loop_guard");
+      const Json& captures = e["captures"];
+      ASSERT_EQ(captures.empty(), e["end"] != "capture");
+      for (std::size_t i = 1; i < captures.size(); ++i) {
+        const int gap = (captures[i - 1]["space"].get<int>() + step) % 12;
+        ASSERT_NE(gap % 6, 0) << "a chain's gap is a square";
+        ASSERT_EQ(captures[i]["space"].get<int>(), (gap + step) % 12);
+        ++chains;
+      }
+      const Json& last_lap = e["laps"].back();
+      if (!captures.empty()) {
+        const int first = captures[0]["space"].get<int>();
+        ASSERT_EQ((last_lap["end"].get<int>() + 2 * step) % 12, first);
       }
     }
-    const Match replayed = Match::from_record(Json::parse(m.record().dump()));
-    EXPECT_EQ(replayed.state(), m.state());
-  }
+  };
+  testing::expect_random_games_replay("oanquan", {{"first_player", "random"}}, 150,
+                                      {.step = play_turn});
   EXPECT_GT(turns, 1000);
   EXPECT_GT(chains, 10);
 }
@@ -795,11 +791,7 @@ TEST(OanQuan, FullMatchWithSoldAndHalfSquaresReplaysFromItsRecord) {
   for (std::uint64_t seed = 1;; ++seed) {
     ASSERT_LT(seed, 500u) << "no random match sold whole and half squares";
     Match m = Match::create("oanquan", {}, seed);
-    Random rng(seed);
-    while (!m.over()) {
-      const auto legal = m.legal_tokens();
-      ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::play_randomly(m, seed));
     const Json rounds = m.game().rounds();
     bool sold = false;
     bool half = false;
@@ -813,8 +805,7 @@ TEST(OanQuan, FullMatchWithSoldAndHalfSquaresReplaysFromItsRecord) {
     for (const Json& entry : record["turns"]) round_ends += entry.value("event", "") == "round_end";
     EXPECT_EQ(round_ends, static_cast<int>(rounds.size()));
     EXPECT_EQ(record["turns"].back()["event"], "game_end");
-    const Match replayed = Match::from_record(Json::parse(record.dump()));
-    EXPECT_EQ(replayed.state(), m.state());
+    testing::expect_record_replays(m);
     EXPECT_EQ(m.state()["result"]["end_reason"], "sold_squares");
     return;
   }

@@ -1,6 +1,9 @@
 #pragma once
 // Helpers shared by the engine tests: applying moves through the generic layer and collecting
 // positions, so each test reads like the rule book's worked example it checks.
+#include <cstdint>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -66,18 +69,54 @@ int random_playout(Game& game, std::uint64_t seed, Check check, int limit = 1'00
   return decisions;
 }
 
-// Plays random games of `game` (one per seed, random legal tokens through Match), then checks
-// that each game's record, written out and parsed back, replays to the same final state.
-inline void expect_random_games_replay(const char* game, const Json& options, int games) {
+// One step of a random game through Match: a random legal token, which must be accepted.
+inline void play_random_token(Match& m, Random& rng) {
+  const auto legal = m.legal_tokens();
+  ASSERT_FALSE(legal.empty()) << "no legal token while the game is in play";
+  ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
+}
+
+// How a random game goes on: `step` makes one step (by default a random legal token; a test may
+// claim Plex, resign, concede or check what each step did), until the game is over or after
+// `max_steps` steps.
+struct RandomPlay {
+  std::function<void(Match&, Random&)> step = play_random_token;
+  int max_steps = std::numeric_limits<int>::max();
+};
+
+// Plays `m` on with `how.step`, drawing from a Random seeded with `seed`. Stops at the first
+// fatal failure inside a step (callers wrap it in ASSERT_NO_FATAL_FAILURE).
+inline void play_randomly(Match& m, std::uint64_t seed, const RandomPlay& how = {}) {
+  Random rng(seed);
+  for (int steps = 0; !m.over() && steps < how.max_steps; ++steps) {
+    how.step(m, rng);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// `m`'s record, written out as text and parsed back, is the record itself and replays to `m`'s
+// state.
+inline void expect_record_replays(const Match& m) {
+  const Json record = m.record();
+  const Json parsed = Json::parse(record.dump());
+  EXPECT_EQ(parsed, record) << "the record survives its text form";
+  EXPECT_EQ(Match::from_record(parsed).state(), m.state()) << "the record replays";
+}
+
+// Plays random games of `game` (one per seed from 1 to `games`, each as `how` says), runs `check`
+// on each, then checks that each game's record, written out and parsed back, replays to the same
+// state.
+inline void expect_random_games_replay(const char* game, const Json& options, int games,
+                                       const RandomPlay& how = {},
+                                       const std::function<void(const Match&)>& check = {}) {
   for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(games); ++seed) {
+    SCOPED_TRACE(std::string(game) + " " + options.dump() + " seed " + std::to_string(seed));
     Match m = Match::create(game, options, seed);
-    Random rng(seed);
-    while (!m.over()) {
-      const auto legal = m.legal_tokens();
-      ASSERT_TRUE(m.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]).ok());
+    ASSERT_NO_FATAL_FAILURE(play_randomly(m, seed, how));
+    if (check) {
+      ASSERT_NO_FATAL_FAILURE(check(m));
     }
-    const Match replayed = Match::from_record(Json::parse(m.record().dump()));
-    EXPECT_EQ(replayed.state(), m.state()) << game << " seed " << seed;
+    expect_record_replays(m);
   }
 }
 

@@ -70,6 +70,50 @@ TEST(Reconnection, DropReconnectWithTokenSyncAndContinue) {
   EXPECT_FALSE(table.state["result"].is_null());
 }
 
+// A client that missed more than 500 updates (asleep through most of a Coin Duel match, where
+// every decision is an update and four rounds run to about a thousand) is sent the room as it
+// stands instead; one exactly 500 behind still gets every update, in order.
+TEST(Reconnection, SyncMoreThan500UpdatesBehindIsAnsweredWithTheRoom) {
+  ServerProcess server;
+  Table table = open_table(server.port(), "coin_duel", Json::object(), 2);
+  Random rng(5);
+  std::vector<Json> played = {Json()};  // played[v]: the update that made version v
+  while (table.version < 501) {
+    ASSERT_TRUE(table.state["result"].is_null()) << "the match ended at version " << table.version;
+    played.push_back(play_one(table, rng));
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  }
+  // The seat to move is the one that fell behind: it must be able to play on from the answer.
+  Client& late = *table.clients[table.state["to_move"].get<std::size_t>()];
+
+  const Json room = late.request({{"type", "sync"}, {"room", table.room}, {"since", 0}});
+  ASSERT_EQ(room["type"], "room") << "501 missing updates";
+  EXPECT_FALSE(room.contains("updates"));
+  EXPECT_EQ(room["room"]["id"], table.room);
+  EXPECT_EQ(room["room"]["status"], "playing");
+  EXPECT_EQ(room["room"]["version"], 501);
+  EXPECT_EQ(room["room"]["state"], table.state);
+  EXPECT_EQ(room["room"]["invite"], table.invite) << "a seated player of a private room";
+
+  const Json sync = late.request({{"type", "sync"}, {"room", table.room}, {"since", 1}});
+  ASSERT_EQ(sync["type"], "updates") << "500 missing updates";
+  EXPECT_EQ(sync["room"], table.room);
+  ASSERT_EQ(sync["updates"].size(), 500u);
+  for (std::size_t v = 2; v <= 501; ++v) {
+    Json expected = played[v];
+    expected.erase("type");
+    expected.erase("id");
+    EXPECT_EQ(sync["updates"][v - 2], expected) << "version " << v;
+  }
+
+  const Json move = late.request({{"type", "move"},
+                                   {"room", table.room},
+                                   {"expected_version", room["room"]["version"]},
+                                   {"tokens", room["room"]["state"]["legal"][0]}});
+  ASSERT_EQ(move["type"], "update") << move.dump();
+  EXPECT_EQ(move["version"], 502);
+}
+
 TEST(Durability, SigkillAfterAcknowledgedMovesLosesNothing) {
   TempDir dir;
   const std::string db = dir.file("game.db");
