@@ -9,6 +9,7 @@ import { showLobby } from './lobby.js';
 import { showRoom } from './room.js';
 import { showHistoryList, showReplay } from './history.js';
 import { describeError } from './errors.js';
+import { loadCatalog } from './catalog.js';
 
 const main = document.getElementById('main');
 const conn = new Connection();
@@ -91,9 +92,21 @@ function setupSpeed() {
   select.addEventListener('change', () => animation.set(select.value));
 }
 
-window.addEventListener('popstate', route);
+// The games and their options come from the server once; pages are drawn only after that.
+async function start() {
+  for (let attempt = 0; ; attempt += 1) {
+    try { await loadCatalog(); break; } catch (error) {
+      main.replaceChildren(h('p', { class: 'waiting', dataset: { testid: 'catalog-error' } },
+        `Cannot load the list of games (${error.message}). Trying again…`));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** attempt, 8000)));
+    }
+  }
+  window.addEventListener('popstate', route);
+  route();
+}
+
 setupSpeed();
 const saved = identity.get();
 if (saved?.token) conn.start({ token: saved.token });
 else if (saved?.name) conn.start({ name: saved.name });
-route();
+start();

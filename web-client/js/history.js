@@ -1,7 +1,7 @@
 // Stored games: a search by player name or game, and a viewer that steps through any game
 // version by version, animating each move from its stored events.
 import { h, clear, toast } from './dom.js';
-import { GAME_IDS, gameName, seatLabels } from './games.js';
+import { gameIds, gameName, seatLabels } from './games.js';
 import { createBoard } from './boards/index.js';
 import { seatScore, roundsTable, resultPanel, reasonText } from './scores.js';
 import { identity } from './storage.js';
@@ -28,7 +28,7 @@ export function showHistoryList(main, app) {
   const player = h('input', { id: 'history-player', name: 'player', value: params.get('player') ?? app.me()?.name ?? '',
     dataset: { testid: 'history-player' } });
   const game = h('select', { id: 'history-game', name: 'game', dataset: { testid: 'history-game' } },
-    h('option', { value: '' }, 'Any game'), GAME_IDS.map((id) => h('option', { value: id, selected: params.get('game') === id || undefined }, gameName(id))));
+    h('option', { value: '' }, 'Any game'), gameIds().map((id) => h('option', { value: id, selected: params.get('game') === id || undefined }, gameName(id))));
   const status = h('select', { id: 'history-status', name: 'status' },
     h('option', { value: '' }, 'Finished and playing'), h('option', { value: 'finished' }, 'Finished'), h('option', { value: 'playing' }, 'Playing'));
   const results = h('ol', { class: 'games plain', dataset: { testid: 'history-results' } });

@@ -1,7 +1,8 @@
 // The lobby: the live list of public rooms, the player's own rooms, and the room creation form
 // with every host option of the chosen game.
 import { h, clear, toast } from './dom.js';
-import { GAMES, GAME_IDS, gameName, seatLabels, describeOptions } from './games.js';
+import { GAMES, gameIds, gameName, seatLabels } from './games.js';
+import { gameOptions, optionField, readOptions, refreshFields, describeOptions } from './options.js';
 import { describeError } from './errors.js';
 import { rulesButton } from './rules.js';
 
@@ -73,7 +74,7 @@ async function joinAndOpen(app, roomId) {
 // --- the creation form --------------------------------------------------------------------
 function createForm(app) {
   const gameSelect = h('select', { id: 'new-game', name: 'game', dataset: { testid: 'new-game' } },
-    GAME_IDS.map((id) => h('option', { value: id }, gameName(id))));
+    gameIds().map((id) => h('option', { value: id }, gameName(id))));
   const optionsBox = h('fieldset', { class: 'options' });
   const blurb = h('p', { class: 'muted' });
   const rules = h('span');
@@ -85,18 +86,24 @@ function createForm(app) {
 
   function showOptions() {
     const game = gameSelect.value;
-    blurb.textContent = GAMES[game].blurb;
-    rules.replaceChildren(rulesButton(game, 'How to play'));
+    blurb.textContent = GAMES[game]?.blurb ?? '';
+    rules.replaceChildren(GAMES[game] ? rulesButton(game, 'How to play') : '');
+    const fields = gameOptions(game).map((option) => optionField(game, option));
     optionsBox.replaceChildren(h('legend', {}, `${gameName(game)} options`),
-      ...GAMES[game].options.map((option) => optionField(game, option)));
+      ...(fields.length ? fields : [h('p', { class: 'muted' }, 'This game has no options.')]));
     showSeats();
   }
 
+  // The seats (and the lists that depend on them) follow the options chosen.
   function showSeats() {
-    const options = readOptions(gameSelect.value, optionsBox);
+    refreshFields(gameSelect.value, optionsBox);
+    const options = readOptions(gameSelect.value, optionsBox, { all: true });
     const labels = seatLabels(gameSelect.value, options);
-    seatSelect.replaceChildren(...labels.map((label, i) => h('option', { value: i }, `Seat ${i + 1} (${label})`)),
-      h('option', { value: 'spectate' }, 'Just watch'));
+    const kept = seatSelect.value;
+    seatSelect.replaceChildren(...labels.map((label, i) => h('option', { value: i },
+      label === `Seat ${i + 1}` ? label : `Seat ${i + 1} (${label})`)),
+    h('option', { value: 'spectate' }, 'Just watch'));
+    if ([...seatSelect.options].some((item) => item.value === kept)) seatSelect.value = kept;
   }
 
   gameSelect.addEventListener('change', showOptions);
@@ -132,44 +139,4 @@ function createForm(app) {
       h('div', { class: 'field' }, h('label', { for: 'new-grace' }, 'Grace time (seconds)'), grace,
         h('small', {}, 'How long a disconnected player may be away before the opponent can claim the game.'))),
     submit);
-}
-
-function optionField(game, option) {
-  const id = `opt-${option.name}`;
-  let input;
-  if (option.boolean) {
-    input = h('input', { type: 'checkbox', id, name: option.name, checked: option.default || undefined });
-  } else if (option.choices) {
-    input = h('select', { id, name: option.name }, option.choices.map(([value, label]) =>
-      h('option', { value: JSON.stringify(value), selected: value === option.default || undefined }, label)));
-  } else {
-    input = h('input', { type: 'number', id, name: option.name, min: option.min, max: option.max, value: option.default, required: true });
-  }
-  input.dataset.testid = `option-${option.name}`;
-  return h('div', { class: option.boolean ? 'field check' : 'field' },
-    option.boolean ? input : null,
-    h('label', { for: id }, option.label),
-    option.boolean ? null : input,
-    h('small', {}, `${option.help} Default: ${defaultText(option)}.`));
-}
-
-function defaultText(option) {
-  if (option.boolean) return option.default ? 'on' : 'off';
-  const choice = option.choices?.find(([value]) => value === option.default);
-  return choice ? choice[1] : String(option.default);
-}
-
-// Only the options that differ from their defaults are sent; the server fills in the rest.
-function readOptions(game, box) {
-  const options = {};
-  for (const option of GAMES[game].options) {
-    const input = box.querySelector(`[name="${option.name}"]`);
-    if (!input) continue;
-    let value;
-    if (option.boolean) value = input.checked;
-    else if (option.choices) value = JSON.parse(input.value);
-    else value = Number(input.value);
-    if (value !== option.default) options[option.name] = value;
-  }
-  return options;
 }

@@ -18,6 +18,7 @@ export function showRoom(main, app, { roomId, invite }) {
   let queue = [], animating = false, busy = false;
   let plex = null;            // {window, deadline} while a Plex! race is open
   const timers = new Set();
+  let absenceTimer = null;
 
   const title = h('h1', { dataset: { testid: 'room-title' } }, 'Joining…');
   const status = h('p', { class: 'room-status', dataset: { testid: 'room-status' } });
@@ -207,21 +208,37 @@ export function showRoom(main, app, { roomId, invite }) {
     if (me === null) actions.append(h('p', { class: 'muted' }, 'You are watching.'));
     if (room.status === 'waiting') actions.append(button('Leave room', 'leave', leave));
     if (playing && me !== null) {
+      renderAbsence(me);
       actions.append(button('Resign', 'resign', () => confirmThen('Resign this game?', { type: 'resign', room: room.id })));
       if (room.game === 'coin_duel' && Number(room.options?.stage ?? 3) === 3) {
         actions.append(button('Concede round', 'concede', () => confirmThen('Concede this round?', { type: 'concede', room: room.id })));
-      }
-      const absent = room.seats[room.state?.to_move];
-      if (absent && absent.seat !== me && absent.connected === false && absent.grace_until &&
-          Date.parse(absent.grace_until) <= Date.now()) {
-        actions.append(button(`Claim the win (${absent.name} left)`, 'claim-abandon',
-          () => act({ type: 'claim_abandon', room: room.id })));
       }
     }
     actions.append(rulesButton(room.game));
     if (room.status !== 'waiting') {
       actions.append(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
     }
+  }
+
+  // The player to move has left: a countdown to the end of the grace time, then the claim.
+  // (After a reload the end of the grace time is unknown; the server then judges the claim.)
+  function renderAbsence(me) {
+    clearTimeout(absenceTimer);
+    const absent = room.seats[room.state?.to_move];
+    if (!absent || absent.seat === me || absent.connected !== false || room.state?.phase !== 'play') return;
+    const left = absent.grace_until ? Math.ceil((Date.parse(absent.grace_until) - Date.now()) / 1000) : 0;
+    // With two seats the claim wins the game; with more, the absent player is out of it.
+    const duel = room.seats.length === 2;
+    if (left > 0) {
+      actions.append(h('p', { class: 'absence', dataset: { testid: 'absence' } },
+        `${absent.name} has left. If they do not come back, you may ${duel ? 'claim the win' : 'put them out of the game'} in ${left} s.`));
+      absenceTimer = setTimeout(renderActions, 1000);
+      return;
+    }
+    actions.append(h('p', { class: 'absence', dataset: { testid: 'absence' } },
+      `${absent.name} has left and may not come back.`),
+    h('button', { class: 'primary', dataset: { testid: 'claim-abandon' }, onclick: () => claimAbandon(absent) },
+      duel ? 'Claim the win' : `Put ${absent.name} out`));
   }
 
   function renderScores() {
@@ -299,6 +316,16 @@ export function showRoom(main, app, { roomId, invite }) {
     catch (error) { showError(error); }
   }
 
+  // Too early (the end of the grace time was unknown after a reload): the server's answer says
+  // until when the player may come back, which starts the countdown.
+  async function claimAbandon(absent) {
+    try { await conn.request({ type: 'claim_abandon', room: room.id }); } catch (error) {
+      const until = error.code === 'not_abandoned' && /until (\S+Z)/.exec(error.message ?? '')?.[1];
+      if (until && !Number.isNaN(Date.parse(until))) { absent.grace_until = until; renderActions(); }
+      showError(error);
+    }
+  }
+
   async function act(message) {
     try { await conn.request(message); } catch (error) { showError(error); }
   }
@@ -351,5 +378,6 @@ export function showRoom(main, app, { roomId, invite }) {
   return () => {
     for (const off of unsubscribe) off();
     for (const id of timers) clearTimeout(id);
+    clearTimeout(absenceTimer);
   };
 }

@@ -1,11 +1,11 @@
 // A short rules card per game, in a dialog.
 import { h } from './dom.js';
-import { GAMES } from './games.js';
+import { GAMES, gameName } from './games.js';
 
 export function rulesCard(game) {
   const info = GAMES[game];
   return h('article', { class: 'rules-card', dataset: { testid: `rules-${game}` } },
-    h('h2', {}, info.name),
+    h('h2', {}, gameName(game)),
     h('p', { class: 'blurb' }, info.blurb),
     h('ol', {}, info.rules.map((line) => h('li', {}, line))));
 }
@@ -15,7 +15,7 @@ export function rulesButton(game, text = 'Rules') {
 }
 
 export function openRules(game) {
-  const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${GAMES[game].name} rules` },
+  const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${gameName(game)} rules` },
     rulesCard(game),
     h('form', { method: 'dialog' }, h('button', { dataset: { testid: 'close-rules' } }, 'Close')));
   dialog.addEventListener('close', () => dialog.remove());

@@ -46,7 +46,8 @@ export async function newPlayer(browser, url, name, { viewport = { width: 1280, 
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error.message));
-  page.on('dialog', (dialog) => dialog.accept());
+  // Confirmation questions are answered yes, unless a test sets `page.refuseDialogs`.
+  page.on('dialog', (dialog) => (page.refuseDialogs ? dialog.dismiss() : dialog.accept()));
   await page.goto(url);
   await page.getByTestId('name-input').fill(name);
   await page.getByTestId('name-submit').click();
@@ -54,8 +55,9 @@ export async function newPlayer(browser, url, name, { viewport = { width: 1280, 
   return page;
 }
 
-// Creates a room from the lobby form: `options` maps option names to the values to pick.
-export async function createRoom(page, game, { options = {}, isPrivate = false } = {}) {
+// Creates a room from the lobby form: `options` maps option names to the values to pick;
+// `grace` is the room's grace time in seconds.
+export async function createRoom(page, game, { options = {}, isPrivate = false, grace = null } = {}) {
   await page.goto(new URL('/#/', page.url()).href);
   await page.getByTestId('new-game').selectOption(game);
   for (const [name, value] of Object.entries(options)) {
@@ -65,6 +67,7 @@ export async function createRoom(page, game, { options = {}, isPrivate = false }
     else await field.fill(String(value));
   }
   if (isPrivate) await page.getByTestId('new-private').check();
+  if (grace !== null) await page.getByTestId('new-grace').fill(String(grace));
   await page.getByTestId('create-room').click();
   await page.waitForSelector('[data-testid=room][data-room]');
   return page.getAttribute('[data-testid=room]', 'data-room');
@@ -119,3 +122,5 @@ export function seeded(seed) {
     return state / 2 ** 32;
   };
 }
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -28,7 +28,8 @@ export function rowsPlaces(n, cupHeight, round) {
     name: 'South pot', lx: column(n + 1), ly: height / 2 + potHeight / 2 + 17 });
   places.push({ id: 's1pot', x: column(0), y: height / 2, shape: 'pot', w: 72, h: potHeight, tone: 1,
     name: 'North pot', lx: column(0), ly: height / 2 - potHeight / 2 - 17 });
-  const trayWidth = Math.min(360, width * 0.42);
+  // Narrow boards get narrower trays, so the count beside each tray stays on the board.
+  const trayWidth = Math.min(360, width * 0.42, width / 2 - 58);
   places.push({ id: 's0res', x: width / 2 - trayWidth / 2 - 10, y: height - 34, shape: 'tray', w: trayWidth, h: 44,
     tone: 0, name: 'South reserve', lx: width / 2 - trayWidth - 34, ly: height - 34 });
   places.push({ id: 's1res', x: width / 2 + trayWidth / 2 + 10, y: 34, shape: 'tray', w: trayWidth, h: 44,

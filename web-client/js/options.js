@@ -1,0 +1,117 @@
+// A game's host options as the server describes them (catalog.js), turned into form fields and
+// short notes. Nothing about an option is kept here: its name, default, choices or range and its
+// help all come from `/api/game-types`. Only the wording of names and values is made readable.
+import { h } from './dom.js';
+import { gameType } from './catalog.js';
+import { seatCount, seatLabels } from './games.js';
+
+// Value spellings that read badly as they are.
+const WORDS = { ccw: 'counterclockwise', cw: 'clockwise', random: 'random draw' };
+// Ranges this short are a list to pick from rather than a number to type.
+const SHORT_RANGE = 6;
+
+const capitalize = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+export const gameOptions = (game) => gameType(game)?.options ?? [];
+
+// "plex_window_ms" -> "Plex window (ms)"
+export function optionLabel(option) {
+  const ms = option.name.endsWith('_ms');
+  return capitalize((ms ? option.name.slice(0, -3) : option.name).replaceAll('_', ' ')) + (ms ? ' (ms)' : '');
+}
+
+const isBoolean = (option) => Array.isArray(option.choices) && option.choices.length > 0 &&
+  option.choices.every((value) => typeof value === 'boolean');
+const isSeat = (option, value) => option.name === 'first_player' && Number.isInteger(value);
+
+// The values offered for an option: its choices (seats only those the room has), or a short range.
+function offeredValues(game, option, options) {
+  if (option.choices) {
+    const seats = seatCount(game, options);
+    return option.choices.filter((value) => !isSeat(option, value) || value < seats);
+  }
+  if (Number.isInteger(option.min) && Number.isInteger(option.max) && option.max - option.min < SHORT_RANGE) {
+    return Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i);
+  }
+  return null;
+}
+
+export function valueLabel(game, option, value, options) {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (isSeat(option, value)) {
+    const side = seatLabels(game, options)[value];
+    return side && side !== `Seat ${value + 1}` ? `Seat ${value + 1} (${side})` : `Seat ${value + 1}`;
+  }
+  if (typeof value === 'string') return capitalize(WORDS[value] ?? value.replaceAll('_', ' '));
+  return String(value);
+}
+
+// One field per option: a checkbox for yes/no, a list for choices and short ranges, else a
+// number box with the range. `data-testid="option-<name>"`; list values are JSON.
+export function optionField(game, option, options = {}) {
+  const id = `opt-${option.name}`;
+  const testid = `option-${option.name}`;
+  const label = h('label', { for: id }, optionLabel(option));
+  const values = isBoolean(option) ? null : offeredValues(game, option, options);
+  const range = !values && option.min !== undefined && option.max !== undefined ? ` From ${option.min} to ${option.max}.` : '';
+  const help = h('small', { id: `${id}-help` },
+    `${sentence(capitalize(option.help ?? ''))}${range} Default: ${valueLabel(game, option, option.default, options)}.`);
+  const described = { 'aria-describedby': `${id}-help` };
+  if (isBoolean(option)) {
+    const input = h('input', { type: 'checkbox', id, name: option.name, checked: option.default === true, ...described,
+      dataset: { testid } });
+    return h('div', { class: 'field check' }, input, label, help);
+  }
+  const input = values
+    ? h('select', { id, name: option.name, ...described, dataset: { testid } })
+    : h('input', { type: 'number', id, name: option.name, min: option.min, max: option.max, value: option.default,
+      required: true, ...described, dataset: { testid } });
+  if (values) fillChoices(game, option, input, values, options, option.default);
+  return h('div', { class: 'field' }, label, input, help);
+}
+
+function fillChoices(game, option, select, values, options, wanted) {
+  const keep = values.some((value) => value === wanted) ? wanted
+    : values.some((value) => value === option.default) ? option.default : values[0];
+  select.replaceChildren(...values.map((value) => h('option', { value: JSON.stringify(value),
+    selected: value === keep || undefined }, valueLabel(game, option, value, options))));
+  select.value = JSON.stringify(keep);
+}
+
+// After a change in the form: lists that depend on other options (the first player's seats on
+// the number of players) offer only what fits, keeping the choice where it still does.
+export function refreshFields(game, box) {
+  const options = readOptions(game, box, { all: true });
+  for (const option of gameOptions(game)) {
+    const select = box.querySelector(`select[name="${option.name}"]`);
+    if (!select || !option.choices) continue;
+    const values = offeredValues(game, option, options);
+    const shown = [...select.options].map((item) => item.value);
+    if (shown.join() === values.map((value) => JSON.stringify(value)).join()) continue;
+    fillChoices(game, option, select, values, options, JSON.parse(select.value));
+  }
+}
+
+// The options as chosen in the form; only those that differ from their defaults unless `all`
+// (the server fills in the rest).
+export function readOptions(game, box, { all = false } = {}) {
+  const options = {};
+  for (const option of gameOptions(game)) {
+    const input = box.querySelector(`[name="${option.name}"]`);
+    if (!input) continue;
+    let value;
+    if (input.type === 'checkbox') value = input.checked;
+    else if (input.tagName === 'SELECT') value = JSON.parse(input.value);
+    else value = Number(input.value);
+    if (all || value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+// Options that differ from their defaults, as "Label: value" notes for room lists.
+export function describeOptions(game, options = {}) {
+  return gameOptions(game)
+    .filter((option) => options[option.name] !== undefined && options[option.name] !== option.default)
+    .map((option) => `${optionLabel(option)}: ${valueLabel(game, option, options[option.name], options)}`);
+}
