@@ -149,7 +149,7 @@ Json Cups::board() const {
   Json rows = Json::array();
   for (Seat p = 0; p < 2; ++p)
     rows.push_back(std::vector<int>(s_.cups[p].begin(), s_.cups[p].begin() + s_.cups_per_side));
-  return Json{{"cups", rows},
+  return Json{{"cups", std::move(rows)},
               {"pots", {s_.pot[0], s_.pot[1]}},
               {"reserves", {s_.reserve[0], s_.reserve[1]}}};
 }

@@ -282,16 +282,18 @@ std::vector<std::string> Match::legal_tokens() const { return tokens_of(*game_);
 
 Json Match::state() const {
   const Seat to_move = game_->to_move();
-  return Json{{"position", game_->position()},
-              {"board", game_->board()},
-              {"to_move", to_move == kNoSeat ? Json() : Json(to_move)},
-              {"phase", to_string(game_->phase())},
-              {"round", game_->round()},
-              {"pending", pending_},
-              {"legal", legal_tokens()},
-              {"scores", game_->scores()},
-              {"rounds", game_->rounds()},
-              {"result", game_->result()}};
+  Json state = object_with_room(10);
+  state["position"] = game_->position();
+  state["board"] = game_->board();
+  state["to_move"] = to_move == kNoSeat ? Json() : Json(to_move);
+  state["phase"] = to_string(game_->phase());
+  state["round"] = game_->round();
+  state["pending"] = pending_;
+  state["legal"] = legal_tokens();
+  state["scores"] = game_->scores();
+  state["rounds"] = game_->rounds();
+  state["result"] = game_->result();
+  return state;
 }
 
 Json Match::record() const {

@@ -56,14 +56,14 @@ Json to_json(const Update& update) {
               {"state", update.state}};
 }
 
-std::string write_ok(const RequestId& id) { return message("ok", id).dump(); }
+std::string write_ok(const RequestId& id) { return to_json_text(message("ok", id)); }
 
 std::string write_error(const RequestId& id, const Error& error) {
   Json out = message("error", id);
   out["code"] = to_string(error.code);
   out["message"] = error.message;
   for (const auto& [key, value] : error.details.items()) out[key] = value;
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_welcome(const RequestId& id, std::string_view player_id, std::string_view name,
@@ -72,13 +72,13 @@ std::string write_welcome(const RequestId& id, std::string_view player_id, std::
   out["player_id"] = player_id;
   out["name"] = name;
   out["token"] = token;
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_room(const RequestId& id, const RoomView& room) {
   Json out = message("room", id);
   out["room"] = to_json(room);
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& rooms) {
@@ -86,19 +86,21 @@ std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& roo
   for (const auto& room : rooms) list.push_back(to_json(room));
   Json out = message("rooms", id);
   out["rooms"] = std::move(list);
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_update(const RequestId& id, const Update& update) {
   // The most frequent message, written field by field: building one JSON tree around the
   // events and the state would copy both.
-  std::string out = message("update", id).dump();
+  std::string out;
+  out.reserve(1024);
+  append_json(out, message("update", id));
   out.pop_back();  // the closing brace
   const auto field = [&out](const char* name, const Json& value) {
     out += ",\"";
     out += name;
     out += "\":";
-    out += value.dump();
+    append_json(out, value);
   };
   field("room", update.room);
   field("version", update.version);
@@ -118,7 +120,7 @@ std::string write_updates(const RequestId& id, std::string_view room,
   Json out = message("updates", id);
   out["room"] = room;
   out["updates"] = std::move(list);
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_plex_open(std::string_view room, std::string_view window,
@@ -128,7 +130,7 @@ std::string write_plex_open(std::string_view room, std::string_view window,
   out["window"] = window;
   out["deadline_ms"] = deadline_ms;
   out["mover"] = mover;
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string write_presence(std::string_view room, int seat, bool connected,
@@ -138,7 +140,7 @@ std::string write_presence(std::string_view room, int seat, bool connected,
   out["seat"] = seat;
   out["connected"] = connected;
   if (!connected) out["grace_until"] = grace_until;
-  return out.dump();
+  return to_json_text(out);
 }
 
 std::string with_id(std::string_view text, const RequestId& id) {
@@ -152,7 +154,7 @@ std::string with_id(std::string_view text, const RequestId& id) {
   out.reserve(text.size() + 80);
   out.append(text.substr(0, type_end + 1));
   out.append(",\"id\":");
-  out.append(id_json.dump());
+  append_json(out, id_json);
   out.append(text.substr(type_end + 1));
   return out;
 }

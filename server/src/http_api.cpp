@@ -22,7 +22,7 @@ struct HttpError {
 };
 
 StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
-  return text_response(request, status, "application/json", body.dump());
+  return text_response(request, status, "application/json", to_json_text(body));
 }
 
 Query parse_query(std::string_view query) {

@@ -218,8 +218,8 @@ void Storage::create_game(GameMeta meta, Done done) {
               "status, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'waiting', ?8)")
             .bind(1, meta.id)
             .bind(2, meta.game)
-            .bind(3, meta.options.dump())
-            .bind(4, meta.draws.dump())
+            .bind(3, to_json_text(meta.options))
+            .bind(4, to_json_text(meta.draws))
             .bind(5, meta.is_private ? 1 : 0)
             .bind(6, meta.invite.empty() ? std::optional<std::string>() : meta.invite)
             .bind(7, meta.grace_seconds)
@@ -283,21 +283,21 @@ void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAct
             .bind(3, action.kind)
             .bind(4, action.seat)
             .bind(5, action.tokens)
-            .bind(6, action.events.dump())
+            .bind(6, to_json_text(action.events))
             .bind(7, action.at)
             .run();
         for (const auto& [number, record] : effects.new_rounds)
           db.prepare("INSERT INTO rounds (game_id, number, record) VALUES (?1, ?2, ?3)")
               .bind(1, game_id)
               .bind(2, number)
-              .bind(3, record.dump())
+              .bind(3, to_json_text(record))
               .run();
         if (effects.finished_at)
           db.prepare(
                 "UPDATE games SET status = 'finished', finished = ?2, result = ?3 WHERE id = ?1")
               .bind(1, game_id)
               .bind(2, *effects.finished_at)
-              .bind(3, effects.result.dump())
+              .bind(3, to_json_text(effects.result))
               .run();
       },
       std::move(done));

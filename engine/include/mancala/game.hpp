@@ -15,13 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "mancala/json.hpp"
 
 #include "mancala/error.hpp"
 
 namespace mancala {
 
-using Json = nlohmann::ordered_json;  // keeps keys in the order written, for readable records
 using Seat = int;
 inline constexpr Seat kNoSeat = -1;
 

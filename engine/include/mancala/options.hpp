@@ -4,11 +4,9 @@
 #include <span>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "mancala/json.hpp"
 
 namespace mancala {
-
-using Json = nlohmann::ordered_json;  // keeps keys in the order written, for readable records
 
 struct OptionSpec {
   std::string name;
