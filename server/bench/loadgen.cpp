@@ -9,6 +9,7 @@
 // the server runs at half the rate it reached at full load).
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -312,7 +313,17 @@ struct Result {
   double p50_us = 0;
   double p99_us = 0;
   std::vector<double> latencies_us;
+  // CPU per completed move (or echo) during the measured seconds: the generator's own thread,
+  // and the rest of this process (the in-process echo server's threads; nothing otherwise).
+  double generator_cpu_us = 0;
+  double in_process_server_cpu_us = 0;
 };
+
+double cpu_seconds(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 double percentile(std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
@@ -330,8 +341,12 @@ Result run(unsigned short port, bool echo, const Options& options, double pace_s
   io.run_for(std::chrono::seconds(1));
   measure.recording = true;
   const auto started = Clock::now();
+  const double thread_cpu_before = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+  const double process_cpu_before = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
   io.run_for(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.seconds)));
   const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+  const double thread_cpu = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - thread_cpu_before;
+  const double process_cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - process_cpu_before;
   measure.recording = false;
   for (auto& table : tables) table->stop();
   io.run_for(std::chrono::milliseconds(100));
@@ -341,6 +356,9 @@ Result run(unsigned short port, bool echo, const Options& options, double pace_s
   result.p50_us = percentile(measure.latencies_us, 0.50);
   result.p99_us = percentile(measure.latencies_us, 0.99);
   result.latencies_us = std::move(measure.latencies_us);
+  const double completed = static_cast<double>(std::max<std::uint64_t>(1, measure.completed));
+  result.generator_cpu_us = 1e6 * thread_cpu / completed;
+  result.in_process_server_cpu_us = 1e6 * (process_cpu - thread_cpu) / completed;
   return result;
 }
 
@@ -424,6 +442,7 @@ int main(int argc, char** argv) {
       print("mancala-server, full load", server_full);
       std::printf("server CPU: %.0f us per move (%.2f cores)\n",
                   1e6 * cpu_used / (server_full.per_second * (options.seconds + 1)), cpu_used / (options.seconds + 1));
+      std::printf("generator CPU: %.0f us per move\n", server_full.generator_cpu_us);
       print_histogram(server_full);
       // Half load: each room paced so that all together make half the full-load rate.
       const double pace = options.rooms / (server_full.per_second / 2);
@@ -434,6 +453,8 @@ int main(int argc, char** argv) {
         EchoServer echo(options.server_threads);
         echo_full = run(echo.port(), true, options, 0);
         print("echo server, full load", echo_full);
+        std::printf("echo server CPU: %.0f us per message, generator CPU: %.0f us per message\n",
+                    echo_full.in_process_server_cpu_us, echo_full.generator_cpu_us);
         echo_half = run(echo.port(), true, options, pace);
         print("echo server, same half load", echo_half);
       }
