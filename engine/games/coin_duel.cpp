@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace mancala {
 namespace {
@@ -120,46 +121,162 @@ bool holds_any(const Coins& cup) {
   return coins != 0;
 }
 
+// ---- which cups hold anything (CoinDuelState::filled) ----
+
+std::uint16_t cup_bit(int i) { return static_cast<std::uint16_t>(1u << i); }
+
+// Cups lo..hi; none when hi is lo - 1, as when a lap's next item is its last.
+std::uint16_t cup_bits(int lo, int hi) { return static_cast<std::uint16_t>((2u << hi) - (1u << lo)); }
+
+std::uint16_t filled_cups(const std::array<Coins, kCups>& row) {
+  std::uint16_t out = 0;
+  for (int i = 1; i <= kCups; ++i)
+    if (holds_any(row[static_cast<std::size_t>(i - 1)])) out |= cup_bit(i);
+  return out;
+}
+
+// [cups >> 1] = the same cups seen from the other side: bit i becomes bit N + 1 - i (G5).
+constexpr auto kFacing = [] {
+  std::array<std::uint16_t, 1u << kCups> out{};
+  for (unsigned cups = 0; cups < out.size(); ++cups)
+    for (int i = 1; i <= kCups; ++i)
+      if (cups >> (i - 1) & 1) out[cups] = static_cast<std::uint16_t>(out[cups] | 1u << opposite(kCups, i));
+  return out;
+}();
+
+// ---- stage 1 sowing ----
+
+// A row as machine words: a whole lap of beans is dropped with a few additions rather than a loop
+// over its cups, whose length the processor could only guess.
+using RowWords = std::array<std::uint64_t, sizeof(std::array<Coins, kCups>) / sizeof(std::uint64_t)>;
+static_assert(sizeof(RowWords) == sizeof(std::array<Coins, kCups>));
+
+// The byte of cup i's denomination x in a row.
+constexpr std::size_t coin_byte(int i, int x) { return static_cast<std::size_t>((i - 1) * static_cast<int>(sizeof(Coins)) + x); }
+
+// [from][through] = a bean (a penny) in each of cups from + 1..through.
+constexpr auto kBeansPast = [] {
+  std::array<std::array<RowWords, kCups + 1>, kCups + 1> out{};
+  for (int from = 0; from <= kCups; ++from)
+    for (int through = from; through <= kCups; ++through)
+      for (int i = from + 1; i <= through; ++i)
+        out[static_cast<std::size_t>(from)][static_cast<std::size_t>(through)][coin_byte(i, kPenny) / 8] |=
+            std::uint64_t{1} << (8 * (coin_byte(i, kPenny) % 8));
+  return out;
+}();
+
+// [i] = every byte of a row but cup i's; all of them for i = 0, the reserve.
+constexpr auto kAllBut = [] {
+  std::array<RowWords, kCups + 1> out{};
+  for (auto& words : out) words.fill(~std::uint64_t{0});
+  for (int i = 1; i <= kCups; ++i)
+    for (int x = 0; x < kDenominations; ++x)
+      out[static_cast<std::size_t>(i)][coin_byte(i, x) / 8] &= ~(std::uint64_t{0xFF} << (8 * (coin_byte(i, x) % 8)));
+  return out;
+}();
+
+// A lap of stage 1 from `from` (0 = the reserve): the origin cup is emptied into the lap and each
+// of cups from + 1..through gets a bean, all in one pass over the row's words (no byte
+// overflows). Emptying the origin here too, rather than by a narrower store just before, spares
+// the word loads a wait for that store.
+void sow_bean_lap(std::array<Coins, kCups>& row, int from, int through) {
+  const RowWords& keep = kAllBut[static_cast<std::size_t>(from)];
+  const RowWords& beans = kBeansPast[static_cast<std::size_t>(from)][static_cast<std::size_t>(through)];
+  auto* bytes = reinterpret_cast<unsigned char*>(row.data());
+#pragma GCC unroll 5
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes + k * sizeof word, sizeof word);
+    word = (word & keep[k]) + beans[k];
+    std::memcpy(bytes + k * sizeof word, &word, sizeof word);
+  }
+}
+
+// ---- the look-ahead of stages 1-2 ----
+
 // Stages 1-2: every lap goes R, so a chain never comes back to a cup it passed. Each cup beyond
 // the origin gets at most one item and every landing meets a cup as it was when the turn began.
 // How a chain ends once a lap lands on cup j is therefore a property of the row alone, and one
-// pass finds it for every source: this is §3.4's lap_ok for one-way sowing. It runs at the start
-// of every turn, so it keeps its state in a register and selects with masks, not branches.
-std::uint32_t one_way_sources(const std::array<Coins, kCups>& own,
-                              const std::array<Coins, kCups>& facing, int reserve) {
-  constexpr int kBeyond = kPot + 1;  // stands for any landing past the pot
-  // Two bits per landing position j (cups 1..N, the pot N + 1, beyond it; kept in a register, not
-  // an array, to keep stores and reloads off the loop's dependency chain): bit j says the
-  // chain that lands on j ends legally (not overshooting), bit kScores + j that it ends with a
-  // score, as a board turn must (D12-3): in the pot, or in an empty cup whose facing cup holds
-  // something. An empty cup ends the chain where it is; a filled one relays its items and the
-  // one dropped on to a landing further right, so right to left each cup finds that landing's
-  // bits already known.
-  constexpr int kScores = 32;
-  constexpr std::uint64_t kBoth = 1 | std::uint64_t{1} << kScores;
-  std::uint64_t chains = kBoth << kPot;  // nothing beyond the pot
-  std::uint32_t boards = 0;  // bit j: Cup(j) would score, if cup j holds anything
-  std::uint32_t filled = 0;  // bit j: cup j holds something
-  for (int j = kCups; j >= 1; --j) {
-    const int items = items_in(own[static_cast<std::size_t>(j - 1)]);
-    const std::uint64_t full = 0 - std::uint64_t{items != 0};  // all ones or all zeros
-    const std::uint64_t here = 1 | std::uint64_t{holds_any(facing[static_cast<std::size_t>(opposite(kCups, j) - 1)])} << kScores;
-    // Cup(j) lands first on j + items, its relay on the position after it.
-    const std::uint64_t landing = chains >> std::min(j + items, kBeyond);
-    boards |= static_cast<std::uint32_t>(landing >> kScores & 1) << j;
-    chains |= ((((landing >> 1) & full) | (here & ~full)) & kBoth) << j;
-    filled |= static_cast<std::uint32_t>(full & 1) << j;
+// pass finds it for every source: this is §3.4's lap_ok for one-way sowing.
+//
+// The pass runs at the start of every turn, so it is built for speed. Two bits per landing
+// position j (cups 1..N, the pot N + 1, beyond it) live in one register: bit j says the chain
+// that lands on j ends legally (not overshooting), bit kScores + j that it ends with a score, as
+// a board turn must (D12-3): in the pot, or in an empty cup whose facing cup holds something. An
+// empty cup ends the chain where it is, so its bits follow from which cups hold anything. A
+// filled cup j relays its items and the one dropped on to a position at least two further right,
+// so right to left each filled cup finds that position's bits already known, and cups j and
+// j - 1 never wait for each other.
+namespace one_way {
+
+constexpr int kScores = 16;
+constexpr std::uint32_t kBoth = 1 | 1u << kScores;
+constexpr std::uint32_t kScoreBit = 1u << kScores;
+constexpr int kBeyond = kPot + 1;  // stands for any landing past the pot
+// Only positions up to the pot ever have bits set; a relay reaches at most kBeyond + 1, a first
+// lap kBeyond. kUnset is a position past them: an empty cup relays nothing and is no source, so
+// it reads there (and its "first landing" one below), which spares a test of its count.
+constexpr int kUnset = kScores - 1;
+static_assert(kBeyond + 1 < kUnset - 1);
+
+// [j][n]: how far right of cup j the relay of Cup(j) holding n items lands (its first lap goes
+// one less). A table per cup count: a load in place of a clamp and a test.
+constexpr auto kRelayReach = [] {
+  std::array<std::array<std::uint8_t, 256>, kCups + 1> out{};
+  for (int j = 1; j <= kCups; ++j)
+    for (int n = 0; n < 256; ++n)
+      out[static_cast<std::size_t>(j)][static_cast<std::size_t>(n)] =
+          static_cast<std::uint8_t>(n == 0 ? kUnset - j : std::min(j + n, kBeyond) + 1 - j);
+  return out;
+}();
+
+// Stage 1 keeps its beans in the penny slot, so there a cup's count is one byte.
+int beans_in(const Coins& cup) { return cup.count[kPenny]; }
+
+template <int ItemsIn(const Coins&)>
+std::uint32_t sources(const std::array<Coins, kCups>& own, std::uint16_t own_filled,
+                      std::uint16_t facing_filled, const Coins& reserve) {
+  static_assert(kCups % 2 == 0, "cups go in pairs");
+  const auto reach = [&](int j) {
+    return kRelayReach[static_cast<std::size_t>(j)][static_cast<std::size_t>(ItemsIn(own[static_cast<std::size_t>(j - 1)]))];
+  };
+  const std::uint32_t empty = static_cast<std::uint16_t>(~own_filled) & cup_bits(1, kCups);
+  const std::uint32_t open = kFacing[facing_filled >> 1];
+  std::uint32_t chains = kBoth << kPot | empty | (empty & open) << kScores;
+  // Shifting the register right by a cup's reach brings the bits of its relay's landing down to
+  // the cup, and the score bit of its first landing to one below.
+  std::uint32_t boards = 0;  // bit kScores + j - 1: Cup(j) would score
+#pragma GCC unroll 5  // constant shifts and masks
+  for (int j = kCups; j >= 2; j -= 2) {
+    const std::uint32_t right = chains >> reach(j);  // every position right of j is known
+    chains |= (right & kBoth << j) | (chains >> reach(j - 1) & kBoth << (j - 1));
+    // Cup(j - 1) may land first on j, known only now.
+    boards |= (right & kScoreBit << (j - 1)) | (chains >> reach(j - 1) & kScoreBit << (j - 2));
   }
   // Reserve(k) lands first on cup k and need not score.
-  const int most = reserve_limit(std::bit_width(filled >> 1), reserve);
-  const auto reserve_bits = static_cast<std::uint32_t>(chains >> 1) & ((1u << most) - 1);
-  return reserve_bits | ((boards & filled) >> 1) << kCupBit;
+  const int most = reserve_limit(std::bit_width(static_cast<unsigned>(own_filled) >> 1), ItemsIn(reserve));
+  const std::uint32_t reserve_bits = chains >> 1 & ((1u << most) - 1);
+  return reserve_bits | (boards >> kScores) << kCupBit;
 }
+
+}  // namespace one_way
+
+// [bit] = the source decision a bit of `legal_sources` stands for: a table rather than a test of
+// which half the bit is in, since that test would be a branch nobody can predict.
+constexpr std::array<Decision, 32> kSourceDecisions = [] {
+  std::array<Decision, 32> out{};
+  for (int k = 1; k <= kCups; ++k) out[static_cast<std::size_t>(k - 1)] = static_cast<Decision>(k);
+  for (int i = 1; i <= kCups; ++i)
+    out[static_cast<std::size_t>(kCupBit + i - 1)] = static_cast<Decision>(kCupDecision + i);
+  return out;
+}();
 
 // The sources the player to move may choose (§3.4 coin_duel_legal_sources), as bits.
 std::uint32_t legal_sources(const CoinDuelState& s) {
   const auto p = static_cast<std::size_t>(s.to_move);
-  if (s.stage != 3) return one_way_sources(s.cups[p], s.cups[1 - p], s.reserve[p].total());
+  if (s.stage == 1)
+    return one_way::sources<one_way::beans_in>(s.cups[p], s.filled[p], s.filled[1 - p], s.reserve[p]);
+  if (s.stage == 2) return one_way::sources<items_in>(s.cups[p], s.filled[p], s.filled[1 - p], s.reserve[p]);
   const Counts own = counts_of(s.cups[p]);
   const int most = reserve_limit(farthest_item(own), s.reserve[p].total());
   const RowCounts row(own);
@@ -337,6 +454,7 @@ CoinDuel CoinDuel::from_position(const Json& options, std::span<const int> posit
   for (std::size_t p = 0; p < 2; ++p) {
     const std::size_t base = p * (kCups + 2);
     for (std::size_t i = 0; i < kCups; ++i) s.cups[p][i] = item(base + i);
+    s.filled[p] = filled_cups(s.cups[p]);
     s.pot[p] = item(base + kCups);
     s.reserve[p] = item(base + kCups + 1);
   }
@@ -358,6 +476,7 @@ void CoinDuel::start_round(int round) {
   else s_.round_starter = s_.first_player;
   s_.round = round;
   s_.cups = {};
+  s_.filled = {};
   s_.pot = {};
   const Coins reserve = starting_reserve(s_.stage, round);
   s_.reserve = {reserve, reserve};
@@ -374,10 +493,8 @@ void CoinDuel::legal(DecisionList& out) const {
   const auto p = static_cast<std::size_t>(s_.to_move);
   switch (s_.step) {
     case TurnStep::source:  // bit order is the canonical order: r1..r10, then c1..c10
-      for (std::uint32_t bits = s_.legal_sources; bits != 0; bits &= bits - 1) {
-        const int bit = std::countr_zero(bits);
-        out.push_back(static_cast<Decision>(bit < kCupBit ? bit + 1 : kCupDecision + bit - kCupBit + 1));
-      }
+      for (std::uint32_t bits = s_.legal_sources; bits != 0; bits &= bits - 1)
+        out.push_back(kSourceDecisions[static_cast<std::size_t>(std::countr_zero(bits))]);
       return;
     case TurnStep::dir: {  // only the directions that can still finish the turn (D3-4)
       const RowCounts row(counts_of(s_.cups[p]));
@@ -398,108 +515,175 @@ void CoinDuel::legal(DecisionList& out) const {
 void CoinDuel::apply(Decision decision, Events* events) {
   switch (s_.step) {
     case TurnStep::source:
-      start_turn(decision);
-      if (s_.stage == 1)  // beans are all alike: the rest of the turn is forced, a lap at a time
-        while (s_.step == TurnStep::coin) sow(kPenny, s_.lap_count, events);
+      if (s_.stage == 1) play_beans(decision, events);
+      else start_turn(decision);
       return;
     case TurnStep::dir:
       s_.lap_dir = decision == kDirDecision ? kRight : kLeft;
       s_.step = TurnStep::coin;
       return;
     case TurnStep::coin:
-      sow(decision - kCoinDecision, 1, events);
+      sow(decision - kCoinDecision, events);
       return;
   }
 }
 
+// Stages 2-3: the source is chosen; its items are sown a coin at a time by later decisions.
 void CoinDuel::start_turn(Decision source) {
-  const auto p = static_cast<std::size_t>(s_.to_move);
-  s_.log.source = source;
-  s_.log.laps.clear();
-  s_.log.coins.clear();
-  s_.log.capture_cup = 0;
+  start_log(source);
   s_.lap = 0;
   s_.lap_sown = 0;
   s_.lap_dir = kRight;
   s_.hand = {};
-  if (source < kCupDecision) {  // the coins stay in the reserve until each is chosen
-    s_.from_reserve = true;
+  s_.from_reserve = source < kCupDecision;
+  if (s_.from_reserve) {  // the coins stay in the reserve until each is chosen
     s_.lap_from = 0;
     s_.lap_count = source;
     s_.step = TurnStep::coin;
-  } else {  // D-7: the whole cup goes into the hand
+  } else {
     const int i = source - kCupDecision;
-    s_.from_reserve = false;
-    s_.hand = s_.cups[p][static_cast<std::size_t>(i - 1)];
-    s_.cups[p][static_cast<std::size_t>(i - 1)] = {};
+    s_.hand = take_cup(i);
     s_.lap_from = i;
     s_.lap_count = s_.hand.total();
     s_.step = s_.stage == 3 ? TurnStep::dir : TurnStep::coin;
   }
 }
 
-// Places the next `n` items of the current lap, all of denomination `coin` (stages 2-3 sow one
-// coin per decision, stage 1 a lap of beans at once); the lap's last item decides how it ends
-// (L3, D-5).
-void CoinDuel::sow(int coin, int n, Events* events) {
-  const Seat p = s_.to_move;
-  auto& row = s_.cups[static_cast<std::size_t>(p)];
+// Stages 2-3: places the next coin of the current lap; the lap's last coin decides how it ends.
+void CoinDuel::sow(int coin, Events* events) {
+  const auto p = static_cast<std::size_t>(s_.to_move);
   const auto x = static_cast<std::size_t>(coin);
-  Coins& source = s_.from_reserve && s_.lap == 0 ? s_.reserve[static_cast<std::size_t>(p)] : s_.hand;
-  source.count[x] = static_cast<std::uint8_t>(source.count[x] - n);
-  if (s_.stage > 1) s_.log.coins.push_back(static_cast<std::uint8_t>(coin));  // n is 1 for coins
-  // Locals, not members: the row lives in s_ too, so the compiler would reload the members after
-  // every item sown.
-  const int from = s_.lap_from;
-  const int dir = s_.lap_dir;
-  const int before_last = std::min(s_.lap_sown + n, s_.lap_count - 1);
-  for (int t = s_.lap_sown + 1; t <= before_last; ++t)
-    ++row[static_cast<std::size_t>(from + dir * t - 1)].count[x];
-  s_.lap_sown += n;
-  if (s_.lap_sown < s_.lap_count) return;
-
-  const Landing landing = resolve_lap(kCups, from, s_.lap_count, dir,
+  Coins& source = s_.from_reserve && s_.lap == 0 ? s_.reserve[p] : s_.hand;
+  --source.count[x];
+  s_.log.coins.push_back(static_cast<std::uint8_t>(coin));
+  if (++s_.lap_sown < s_.lap_count) {
+    const int q = s_.lap_from + s_.lap_dir * s_.lap_sown;
+    ++s_.cups[p][static_cast<std::size_t>(q - 1)].count[x];
+    s_.filled[p] |= cup_bit(q);
+    return;
+  }
+  auto& row = s_.cups[p];
+  const Landing landing = resolve_lap(kCups, s_.lap_from, s_.lap_count, s_.lap_dir,
                                       [&](int q) { return holds_any(row[static_cast<std::size_t>(q - 1)]); });
-  // The trace feeds only the turn record. A stage 1 turn is played within one apply(), so when
-  // that call has no event sink nobody reads it (stages 2-3 spread a turn over several calls).
-  if (events || s_.stage > 1)
-    s_.log.laps.push_back(LapTrace{static_cast<std::int8_t>(from), static_cast<std::int8_t>(dir),
-                                   static_cast<std::uint8_t>(s_.lap_count),
-                                   static_cast<std::int8_t>(landing.cup), landing.end});
-  Coins& landed = row[static_cast<std::size_t>(landing.cup - 1)];
-  switch (landing.end) {
-    case LapEnd::pot:
-      ++s_.pot[static_cast<std::size_t>(p)].count[x];
-      end_turn(true, events);
-      return;
-    case LapEnd::empty: {  // X1: the turn ends and captures the facing cup, if it holds anything
-      ++landed.count[x];
-      const Coins taken = capture_opposite(s_.cups[static_cast<std::size_t>(1 - p)],
-                                           s_.pot[static_cast<std::size_t>(p)], kCups, landing.cup);
-      if (holds_any(taken)) {
-        s_.log.capture_cup = static_cast<std::int8_t>(opposite(kCups, landing.cup));
-        s_.log.captured = taken;
-      }
-      end_turn(holds_any(taken), events);
+  log_lap(s_.lap_from, s_.lap_dir, s_.lap_count, landing);
+  const LapResult result = land(x, landing);
+  if (result == LapResult::relay) {  // the next lap, from the landing cup, now in the hand
+    ++s_.lap;
+    s_.lap_from = landing.cup;
+    s_.lap_count = s_.hand.total();
+    s_.lap_sown = 0;
+    s_.lap_dir = kRight;
+    s_.step = s_.stage == 3 ? TurnStep::dir : TurnStep::coin;
+    return;
+  }
+  end_turn(result == LapResult::scored, events);
+}
+
+// Stage 1: beans are all alike, so the source decides the whole turn: lap after lap, each going
+// R, until one ends in the pot or an empty cup. It is played in one go, the lap in locals rather
+// than in the state, which only a turn spread over several decisions needs.
+void CoinDuel::play_beans(Decision source, Events* events) {
+  start_log(source);
+  const auto p = static_cast<std::size_t>(s_.to_move);
+  auto& row = s_.cups[p];
+  s_.from_reserve = source < kCupDecision;
+  int from = 0;
+  int count = source;
+  if (s_.from_reserve) {
+    s_.reserve[p].count[kPenny] = static_cast<std::uint8_t>(s_.reserve[p].count[kPenny] - count);
+  } else {  // D-7: the whole cup; the lap empties it
+    from = source - kCupDecision;
+    count = row[static_cast<std::size_t>(from - 1)].count[kPenny];
+  }
+  while (true) {
+    // L3, D-5: every bean but the last drops into the cups passed; the last one stays in an
+    // empty cup, goes to the pot, or is picked up with a filled cup's beans for the next lap
+    // (legal() offers no lap that overshoots). The landing cup is read before the lap changes
+    // the row (it changes other cups only), and the lap is sown the same way whichever way it
+    // ends: only whether the turn goes on is a branch.
+    const int last = from + count;
+    const bool in_pot = last == kPot;
+    const int held = row[static_cast<std::size_t>(std::min(last, kCups) - 1)].count[kPenny];  // cup N for the pot
+    const bool relay = held != 0 && !in_pot;
+    const int through = last - static_cast<int>(in_pot || relay);
+    sow_bean_lap(row, from, through);
+    s_.filled[p] = (s_.filled[p] & static_cast<std::uint16_t>(~cup_bit(from))) | cup_bits(from + 1, through);
+    // The trace feeds only the turn record, which only a call with an event sink builds.
+    if (events) log_lap(from, kRight, count, {in_pot ? LapEnd::pot : relay ? LapEnd::filled : LapEnd::empty, last});
+    if (!relay) {
+      bool scored = true;
+      if (in_pot) ++s_.pot[p].count[kPenny];
+      else scored = capture(last);
+      end_turn(scored, events);
       return;
     }
-    case LapEnd::filled:  // D-5: pick the whole cup up and start the next lap from it
-      // The item dropped goes straight into the hand: adding it to the cup first and then copying
+    from = last;
+    count = held + 1;
+  }
+}
+
+void CoinDuel::start_log(Decision source) {
+  s_.log.source = source;
+  s_.log.laps.clear();
+  s_.log.coins.clear();
+  s_.log.capture_cup = 0;
+}
+
+// D-7: a board play takes everything in cup i.
+Coins CoinDuel::take_cup(int i) {
+  const auto p = static_cast<std::size_t>(s_.to_move);
+  Coins& cup = s_.cups[p][static_cast<std::size_t>(i - 1)];
+  const Coins taken = cup;
+  cup = {};
+  s_.filled[p] &= static_cast<std::uint16_t>(~cup_bit(i));
+  return taken;
+}
+
+// X1: a turn that ended in the empty cup `landing` moves the facing cup into the mover's pot.
+// Returns whether that gained anything.
+bool CoinDuel::capture(int landing) {
+  const auto p = static_cast<std::size_t>(s_.to_move);
+  const int facing = opposite(kCups, landing);
+  const Coins taken = capture_opposite(s_.cups[1 - p], s_.pot[p], kCups, landing);
+  s_.filled[1 - p] &= static_cast<std::uint16_t>(~cup_bit(facing));
+  if (!holds_any(taken)) return false;
+  s_.log.capture_cup = static_cast<std::int8_t>(facing);
+  s_.log.captured = taken;
+  return true;
+}
+
+// Stages 2-3: the lap's last coin, of denomination x, decides how the lap ends (L3): the turn
+// ends in the pot or in an empty cup, with a capture there (X1); in a filled cup the whole cup,
+// with the coin, goes into the hand for the next lap (D-5).
+CoinDuel::LapResult CoinDuel::land(std::size_t x, Landing landing) {
+  const auto p = static_cast<std::size_t>(s_.to_move);
+  Coins& landed = s_.cups[p][static_cast<std::size_t>(landing.cup - 1)];
+  switch (landing.end) {
+    case LapEnd::pot:
+      ++s_.pot[p].count[x];
+      return LapResult::scored;
+    case LapEnd::empty:
+      ++landed.count[x];
+      s_.filled[p] |= cup_bit(landing.cup);
+      return capture(landing.cup) ? LapResult::scored : LapResult::ended;
+    case LapEnd::filled:
+      // The coin dropped goes straight into the hand: adding it to the cup first and then copying
       // the cup would read four bytes just after writing one, a load that stalls on the store.
-      s_.hand = landed;
+      s_.hand = take_cup(landing.cup);
       ++s_.hand.count[x];
-      landed = {};
-      ++s_.lap;
-      s_.lap_from = landing.cup;
-      s_.lap_count = s_.hand.total();
-      s_.lap_sown = 0;
-      s_.lap_dir = kRight;
-      s_.step = s_.stage == 3 ? TurnStep::dir : TurnStep::coin;
-      return;
+      return LapResult::relay;
     case LapEnd::overshoot:
     case LapEnd::overrun: break;
   }
   throw std::logic_error("Coin Duel: a lap ran off the row; legal() never offers that");
+}
+
+// Out of line: a stage 1 turn without an event sink never calls it, and inlined, the growing
+// vector would crowd the registers of its loop.
+[[gnu::noinline]] void CoinDuel::log_lap(int from, int dir, int count, Landing landing) {
+  s_.log.laps.push_back(LapTrace{static_cast<std::int8_t>(from), static_cast<std::int8_t>(dir),
+                                 static_cast<std::uint8_t>(count), static_cast<std::int8_t>(landing.cup),
+                                 landing.end});
 }
 
 // ---- turns, rounds, the end ----

@@ -82,6 +82,9 @@ struct CoinDuelState {
 
   int stage = 3;
   std::array<std::array<Coins, kCups>, 2> cups{};  // [seat][i - 1], own numbering
+  // [seat] bit i: cup i holds something. Derived from `cups` and kept with it wherever the cups
+  // change, because the look-ahead of every turn needs it for both rows.
+  std::array<std::uint16_t, 2> filled{};
   std::array<Coins, 2> pot{};
   std::array<Coins, 2> reserve{};
   Seat to_move = 0;
@@ -158,7 +161,16 @@ class CoinDuel final : public Game {
 
  private:
   void start_turn(Decision source);
-  void sow(int coin, int n, Events* events);
+  void sow(int coin, Events* events);
+  void play_beans(Decision source, Events* events);
+  void start_log(Decision source);
+  Coins take_cup(int i);
+  bool capture(int landing);
+  // How a lap ended: the turn goes on with a relay, or it is over, with or without gaining the
+  // mover something for his pot.
+  enum class LapResult : std::uint8_t { relay, ended, scored };
+  LapResult land(std::size_t x, Landing landing);
+  void log_lap(int from, int dir, int count, Landing landing);
   void end_turn(bool material_changed, Events* events);
   void begin_turn(Events* events);
   void end_round(RoundEnd end, Seat offender, Seat stuck, Events* events);
