@@ -6,8 +6,11 @@
 // without a possible throw (the const key must be copied), so each time the vector grows it
 // copies every value already in it, and a value is itself a JSON tree: building a ten-key state
 // view copied its board and arrays several times over, and freeing the copies cost as much
-// again. Reserving room for a typical object when its first key arrives removes nearly all of
-// that, at the price of a few hundred bytes for an object with few keys.
+// again. Reserving room for four keys when the first arrives removes most of that: a larger
+// object grows once or twice, and views known to be large reserve their size up front
+// (`object_with_room`). Room for eight made moves about 10 % cheaper still, but a finished
+// four-round Coin Duel match then held 450 KB instead of 280 KB (200 KB before any reserving),
+// and a server keeps every open game's record in memory.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -22,7 +25,7 @@ template <class Key, class T, class IgnoredLess = std::less<Key>,
           class Allocator = std::allocator<std::pair<const Key, T>>>
 struct ReservingOrderedMap : nlohmann::ordered_map<Key, T, IgnoredLess, Allocator> {
   using Base = nlohmann::ordered_map<Key, T, IgnoredLess, Allocator>;
-  static constexpr std::size_t kFirstCapacity = 8;  // most of our objects have at most 8 keys
+  static constexpr std::size_t kFirstCapacity = 4;
 
   using Base::Base;
   ReservingOrderedMap() = default;
