@@ -12,7 +12,8 @@ using Status = NjakaSeatStatus;
 const OptionSpec kOptions[] = {
     {"players", 2, nullptr, 2, 4, "Seats at the table: 2, 3 or 4"},
     {"advanced", false, Json::array({false, true}), 0, 0,
-     "Two players only: alternating holes, and a last-counter four conquers the hole"},
+     "Two players only: alternating holes, and a last-counter four conquers the hole",
+     {{"players", 2}}},
     {"direction", "ccw", Json::array({"ccw", "cw"}), 0, 0,
      "Sowing direction, which is also the turn order: counterclockwise or clockwise"},
     {"target", 2, nullptr, 2, 5,
@@ -302,10 +303,6 @@ Njaka::Njaka(const GameSetup& setup)
   const Json& o = setup.options;
   s_.players = o.at("players").get<int>();
   s_.advanced = o.at("advanced").get<bool>();
-  if (s_.advanced && s_.players != 2)
-    throw EngineError(ErrorCode::bad_option,
-                      "option 'advanced' is for 2 players only, but 'players' is " +
-                          std::to_string(s_.players));
   if (setup.first_player < 0 || setup.first_player >= s_.players)
     throw EngineError(ErrorCode::bad_option, "first player " + std::to_string(setup.first_player) +
                                                  " is not a seat (seats are 0.." +

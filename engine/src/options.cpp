@@ -33,6 +33,15 @@ bool accepts(const OptionSpec& spec, const Json& value) {
          value.get<long long>() <= spec.max;
 }
 
+void check_only_with(const OptionSpec& spec, const Json& options) {
+  if (spec.only_with.is_null() || options.at(spec.name) == spec.default_value) return;
+  for (const auto& [other, needed] : spec.only_with.items())
+    if (options.at(other) != needed)
+      throw EngineError(ErrorCode::bad_option, "option '" + spec.name + "' needs '" + other +
+                                                   "' to be " + needed.dump() + ", but it is " +
+                                                   options.at(other).dump());
+}
+
 }  // namespace
 
 Json resolve_options(std::span<const OptionSpec> specs, const Json& given) {
@@ -55,6 +64,7 @@ Json resolve_options(std::span<const OptionSpec> specs, const Json& given) {
                                                    "; it must be " + accepted_values(*it));
     out[name] = value;
   }
+  for (const auto& spec : specs) check_only_with(spec, out);
   return out;
 }
 
@@ -68,6 +78,7 @@ Json describe_options(std::span<const OptionSpec> specs) {
       entry["min"] = spec.min;
       entry["max"] = spec.max;
     }
+    if (!spec.only_with.is_null()) entry["only_with"] = spec.only_with;
     entry["help"] = spec.help;
     out[spec.name] = std::move(entry);
   }

@@ -629,7 +629,7 @@ TEST(Njaka, OptionsAreValidatedWithClearErrors) {
     return std::string("accepted");
   };
   EXPECT_EQ(outcome({{"players", 3}, {"advanced", true}}),
-            "bad_option: option 'advanced' is for 2 players only, but 'players' is 3");
+            "bad_option: option 'advanced' needs 'players' to be 2, but it is 3");
   EXPECT_EQ(outcome({{"players", 2}, {"advanced", true}}), "accepted");
   EXPECT_EQ(outcome({{"players", 5}}).substr(0, 10), "bad_option");
   EXPECT_EQ(outcome({{"first_player", 2}}).substr(0, 10), "bad_option");

@@ -47,6 +47,14 @@ export function valueLabel(game, option, value, options) {
   return String(value);
 }
 
+// Whether an option may leave its default with the other options as they are (`only_with`:
+// Njaka's advanced variant is for two players). Options are compared as the form holds them,
+// defaults filled in.
+function allowed(game, option, options) {
+  const current = (name) => options[name] ?? gameOptions(game).find((other) => other.name === name)?.default;
+  return Object.entries(option.only_with ?? {}).every(([other, needed]) => current(other) === needed);
+}
+
 // One field per option: a checkbox for yes/no, a list for choices and short ranges, else a
 // number box with the range. `data-testid="option-<name>"`; list values are JSON.
 export function optionField(game, option, options = {}) {
@@ -57,7 +65,7 @@ export function optionField(game, option, options = {}) {
   const range = !values && option.min !== undefined && option.max !== undefined ? ` From ${option.min} to ${option.max}.` : '';
   const help = h('small', { id: `${id}-help` },
     `${sentence(capitalize(option.help ?? ''))}${range} Default: ${valueLabel(game, option, option.default, options)}.`);
-  const described = { 'aria-describedby': `${id}-help` };
+  const described = { 'aria-describedby': `${id}-help`, disabled: !allowed(game, option, options) || undefined };
   if (isBoolean(option)) {
     const input = h('input', { type: 'checkbox', id, name: option.name, checked: option.default === true, ...described,
       dataset: { testid } });
@@ -84,6 +92,12 @@ function fillChoices(game, option, select, values, options, wanted) {
 export function refreshFields(game, box) {
   const options = readOptions(game, box, { all: true });
   for (const option of gameOptions(game)) {
+    const input = box.querySelector(`[name="${option.name}"]`);
+    if (input && option.only_with) {
+      // An option the others rule out goes back to its default and cannot be changed.
+      input.disabled = !allowed(game, option, options);
+      if (input.disabled) resetToDefault(option, input);
+    }
     const select = box.querySelector(`select[name="${option.name}"]`);
     if (!select || !option.choices) continue;
     const values = offeredValues(game, option, options);
@@ -91,6 +105,12 @@ export function refreshFields(game, box) {
     if (shown.join() === values.map((value) => JSON.stringify(value)).join()) continue;
     fillChoices(game, option, select, values, options, JSON.parse(select.value));
   }
+}
+
+function resetToDefault(option, input) {
+  if (input.type === 'checkbox') input.checked = option.default === true;
+  else if (input.tagName === 'SELECT') input.value = JSON.stringify(option.default);
+  else input.value = option.default;
 }
 
 // The options as chosen in the form; only those that differ from their defaults unless `all`

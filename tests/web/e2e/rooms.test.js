@@ -174,7 +174,13 @@ describe('rooms', { concurrency: true }, () => {
     const yourSeats = () => ada.$$eval('[data-testid=new-seat] option', (nodes) => nodes.map((node) => node.value));
     assert.deepEqual(await firstPlayers(), ['"random"', '0', '1']);
     assert.deepEqual(await yourSeats(), ['0', '1', 'spectate']);
+    // The advanced variant is for two players (the API's only_with): offered only then.
+    const advanced = ada.getByTestId('option-advanced');
+    assert.equal(await advanced.isEnabled(), true);
+    await advanced.check();
     await ada.getByTestId('option-players').selectOption('4');
+    assert.equal(await advanced.isEnabled(), false, 'advanced is for two players only');
+    assert.equal(await advanced.isChecked(), false, 'and goes back to its default');
     assert.deepEqual(await firstPlayers(), ['"random"', '0', '1', '2', '3']);
     assert.deepEqual(await yourSeats(), ['0', '1', '2', '3', 'spectate']);
     await ada.getByTestId('option-first_player').selectOption('3');
