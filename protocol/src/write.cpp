@@ -13,11 +13,13 @@ Json message(std::string_view type, const RequestId& id) {
 
 Json seat_json(const SeatView& seat) {
   const bool taken = !seat.player_id.empty();
-  return Json{{"seat", seat.seat},
+  Json out = {{"seat", seat.seat},
               {"player_id", taken ? Json(seat.player_id) : Json()},
               {"name", taken ? Json(seat.name) : Json()},
               {"connected", seat.connected},
               {"bot", seat.bot}};
+  if (!seat.grace_until.empty()) out["grace_until"] = seat.grace_until;
+  return out;
 }
 
 }  // namespace

@@ -569,8 +569,10 @@ protocol::RoomSummary Room::summary() const {
   protocol::RoomSummary out{meta_.id, meta_.game, meta_.options, std::string(to_string(status())), {}, 0};
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& player = seats_[i].player;
+    const bool connected = seat_connected(static_cast<int>(i));
+    const bool away = player && !connected && status() == RoomStatus::playing;
     out.seats.push_back({static_cast<int>(i), player ? player->id : "", player ? player->name : "",
-                         seat_connected(static_cast<int>(i)), false});
+                         connected, false, away ? format_utc(seats_[i].grace_until) : ""});
   }
   out.spectators = static_cast<int>(
       std::count_if(members_.begin(), members_.end(), [](const Member& m) { return !m.seat; }));

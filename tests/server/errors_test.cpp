@@ -254,6 +254,10 @@ TEST(Rooms, WaitingRoomsAndTheLobby) {
   EXPECT_EQ(presence["seat"], 0);
   EXPECT_FALSE(presence["connected"].get<bool>());
   EXPECT_TRUE(presence.contains("grace_until"));
+  // Whoever looks at the room later learns the same deadline from the room message.
+  const Json later = bob.request({{"type", "join_room"}, {"room", room}});
+  EXPECT_EQ(later["room"]["seats"][0]["grace_until"], presence["grace_until"]);
+  EXPECT_FALSE(later["room"]["seats"][1].contains("grace_until")) << "Bob is here";
 }
 
 }  // namespace

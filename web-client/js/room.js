@@ -53,6 +53,10 @@ export function showRoom(main, app, { roomId, invite }) {
     seatStore.set(room.id, mySeat());
     if (newer) { queue = []; shownState = room.state; buildBoard(true); }
     render();
+    // A player already away when we arrived: show the claim when their grace time ends.
+    for (const seat of room.seats) {
+      if (!seat.connected && seat.grace_until) later(Date.parse(seat.grace_until) - Date.now() + 200, render);
+    }
   }
 
   function onUpdate(update) {
@@ -221,7 +225,6 @@ export function showRoom(main, app, { roomId, invite }) {
   }
 
   // The player to move has left: a countdown to the end of the grace time, then the claim.
-  // (After a reload the end of the grace time is unknown; the server then judges the claim.)
   function renderAbsence(me) {
     clearTimeout(absenceTimer);
     const absent = room.seats[room.state?.to_move];
@@ -316,8 +319,8 @@ export function showRoom(main, app, { roomId, invite }) {
     catch (error) { showError(error); }
   }
 
-  // Too early (the end of the grace time was unknown after a reload): the server's answer says
-  // until when the player may come back, which starts the countdown.
+  // Too early (this computer's clock runs ahead of the server's): the server's answer says until
+  // when the player may come back, which restarts the countdown.
   async function claimAbandon(absent) {
     try { await conn.request({ type: 'claim_abandon', room: room.id }); } catch (error) {
       const until = error.code === 'not_abandoned' && /until (\S+Z)/.exec(error.message ?? '')?.[1];

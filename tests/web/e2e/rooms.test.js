@@ -35,6 +35,11 @@ describe('rooms', { concurrency: true }, () => {
     assert.match(await text(ada, 'absence'), /Bo has left\. .* claim the win in \d+ s/);
     assert.equal(await ada.getByTestId('claim-abandon').count(), 0, 'no claim during the grace time');
     await screenshot(ada, 'room-opponent-away');
+    // A reload keeps the countdown: the room message says when Bo's grace time ends.
+    await ada.reload();
+    await ada.getByTestId('absence').waitFor();
+    assert.match(await text(ada, 'absence'), /Bo has left\. .* claim the win in \d+ s/);
+    assert.equal(await ada.getByTestId('claim-abandon').count(), 0, 'still no claim after a reload');
 
     // Once the grace time is over the claim is offered, and it ends the game.
     await ada.getByTestId('claim-abandon').waitFor({ timeout: (GRACE_SECONDS + 10) * 1000 });

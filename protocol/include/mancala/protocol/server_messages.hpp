@@ -18,6 +18,9 @@ struct SeatView {
   std::string name;
   bool connected = false;
   bool bot = false;
+  // While the seat's player is away from a running game: when the others may claim against
+  // them (ISO 8601 UTC); empty otherwise. Lets a client that joins or reloads show the countdown.
+  std::string grace_until;
 };
 
 // The lobby's view of a public room.
