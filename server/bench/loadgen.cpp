@@ -552,6 +552,8 @@ Options parse(int argc, char** argv) {
     else if (flag == "--rounds") options.rounds = std::stoi(value);
     else throw std::invalid_argument("unknown flag " + flag);
   }
+  if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
+    throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
   return options;
 }
 
