@@ -1,10 +1,14 @@
 // mancala: the engine from the shell. See README.md ("The mancala command").
 #include <charconv>
+#include <cmath>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "arena.hpp"
 #include "bench.hpp"
+#include "mancala/bot.hpp"
 #include "mancala/match.hpp"
 
 namespace {
@@ -24,6 +28,16 @@ constexpr const char* kUsage = R"(usage:
       plays K games of uniformly random legal decisions, one game record per line
   mancala bench [<game>...] [--seconds S]
       random playouts: decisions per second, playouts per second, decisions per playout
+  mancala bot <game> --level L [--options JSON] [--seed N] [--think-ms T]
+      reads the moves so far as replay does, then prints the choice of a level L (1-5) computer
+      player for the player to move: {"tokens","level","think_ms","playouts"}. Without
+      --think-ms the level's playout budget decides and the answer repeats for a seed; with it,
+      the bot thinks for up to T ms
+  mancala arena <game> --a LEVEL --b LEVEL [--options JSON] [--games K] [--seed N] [--think-ms T]
+      plays K games between two levels (1-5, or uct: plain UCT), alternating seats (Njaka of 3-4:
+      A in one seat, B in the others); prints A's wins, losses, draws, score rate with a 95 %
+      interval, and each side's mean think time per move. Playout budgets by default
+      (repeatable for a seed); --think-ms T gives every searching side T ms per move instead
 )";
 
 struct UsageError : std::runtime_error {
@@ -36,7 +50,22 @@ struct Args {
   std::uint64_t seed = 1;
   long long games = 1;
   double seconds = 1.0;
+  std::optional<int> level;
+  std::optional<mancala::cli::Side> a, b;
+  long long think_ms = 0;
 };
+
+// A bot level for --level, --a or --b: 1 to 5, and `uct` where plain UCT is allowed.
+mancala::cli::Side parse_side(const std::string& flag, const std::string& text, bool uct_allowed) {
+  if (uct_allowed && text == "uct") return {0, text};
+  int level = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), level);
+  if (error != std::errc() || end != text.data() + text.size() || level < mancala::bots::kMinLevel ||
+      level > mancala::bots::kMaxLevel)
+    throw UsageError(flag + " must be a level from 1 to 5" + (uct_allowed ? " or uct" : "") +
+                     ", got '" + text + "'");
+  return {level, text};
+}
 
 template <class T>
 T parse_number(const std::string& flag, const std::string& text) {
@@ -69,6 +98,15 @@ Args parse_args(int argc, char** argv, int first) {
     } else if (arg == "--seconds") {
       args.seconds = parse_number<double>(arg, value());
       if (!(args.seconds > 0)) throw UsageError("--seconds must be positive");
+    } else if (arg == "--level") {
+      args.level = parse_side(arg, value(), false).level;
+    } else if (arg == "--a") {
+      args.a = parse_side(arg, value(), true);
+    } else if (arg == "--b") {
+      args.b = parse_side(arg, value(), true);
+    } else if (arg == "--think-ms") {
+      args.think_ms = parse_number<long long>(arg, value());
+      if (args.think_ms < 1) throw UsageError("--think-ms must be at least 1");
     } else if (arg.starts_with("--")) {
       throw UsageError("unknown flag " + arg);
     } else {
@@ -172,6 +210,50 @@ int random_command(const Args& args) {
   return 0;
 }
 
+// The choice of a bot for the position the input lines lead to.
+int bot_command(const Args& args) {
+  if (args.positional.size() != 2) throw UsageError("bot takes one game id");
+  if (!args.level) throw UsageError("bot needs --level L (1 to 5)");
+  Match match = Match::create(args.positional[1], args.options, args.seed);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const Outcome outcome = act(match, line);
+    if (!outcome.ok()) {
+      std::cout << Json{{"ok", false}, {"error", outcome.error->to_json()}}.dump() << std::endl;
+      return 1;
+    }
+  }
+  const auto refuse = [](mancala::ErrorCode code, const char* message) {
+    const mancala::MoveError error{code, message, {}, {}};
+    std::cout << Json{{"ok", false}, {"error", error.to_json()}}.dump() << std::endl;
+    return 1;
+  };
+  if (match.over()) return refuse(mancala::ErrorCode::game_over, "the game is over: there is no move to choose");
+  if (match.game().phase() == mancala::Phase::plex)
+    return refuse(mancala::ErrorCode::not_allowed,
+                  "a Plex! window is open: settle it first (plex <seat> or plex_timeout)");
+  const mancala::cli::Side side{*args.level, std::to_string(*args.level)};
+  mancala::bots::Bot bot = mancala::cli::make_bot(side, args.seed, std::chrono::milliseconds(args.think_ms));
+  const mancala::bots::Choice choice = bot.choose(match.game());
+  std::cout << Json{{"tokens", choice.tokens},
+                    {"level", *args.level},
+                    {"think_ms", std::round(choice.think_ms * 1000) / 1000},
+                    {"playouts", choice.playouts}}
+                   .dump()
+            << std::endl;
+  return 0;
+}
+
+int arena_command(const Args& args) {
+  if (args.positional.size() != 2) throw UsageError("arena takes one game id");
+  if (!args.a || !args.b) throw UsageError("arena needs --a LEVEL and --b LEVEL (1 to 5 or uct)");
+  mancala::find_game_type(args.positional[1]);  // an unknown game is a usage error before any play
+  Match::create(args.positional[1], args.options, args.seed);  // so are bad options
+  return mancala::cli::run_arena({args.positional[1], args.options, *args.a, *args.b, args.games,
+                                  args.seed, std::chrono::milliseconds(args.think_ms)});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -186,6 +268,8 @@ int main(int argc, char** argv) {
     if (command == "games") return games_command();
     if (command == "replay") return replay_command(args);
     if (command == "random") return random_command(args);
+    if (command == "bot") return bot_command(args);
+    if (command == "arena") return arena_command(args);
     if (command == "bench") {
       return mancala::cli::run_bench({args.positional.begin() + 1, args.positional.end()},
                                      args.seconds);

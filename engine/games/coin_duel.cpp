@@ -986,6 +986,36 @@ Json CoinDuel::result() const {
               {"turns", s_.turns}};
 }
 
+// Mirrors result(): stage 3 by the round totals, stages 1-2 by the pots' face values.
+void CoinDuel::outcome(std::span<double> out) const {
+  std::array<int, 2> values{};
+  for (std::size_t p = 0; p < 2; ++p) {
+    if (s_.stage == 3) {
+      for (int r = 0; r < s_.rounds_done; ++r) values[p] += s_.rounds[static_cast<std::size_t>(r)].scores[p];
+    } else {
+      values[p] = face_value(s_.pot[p]);
+    }
+  }
+  Seat winner = kNoSeat;
+  if (s_.offender != kNoSeat) winner = 1 - s_.offender;
+  else if (values[0] != values[1]) winner = values[0] > values[1] ? 0 : 1;
+  two_seat_outcome(winner, out);
+}
+
+// Stage 3: the round totals so far plus what the current pot is worth in this round.
+void CoinDuel::material(std::span<int> out) const {
+  for (std::size_t p = 0; p < 2; ++p) {
+    int value = 0;
+    if (s_.stage == 3) {
+      for (int r = 0; r < s_.rounds_done; ++r) value += s_.rounds[static_cast<std::size_t>(r)].scores[p];
+      if (s_.end == CoinDuelEnd::none) value += pot_value(s_.pot[p], 3, s_.round);
+    } else {
+      value = face_value(s_.pot[p]);
+    }
+    out[p] = value;
+  }
+}
+
 Json CoinDuel::turn_record() const {
   const TurnLog& log = s_.log;
   const int stage = s_.stage;

@@ -153,6 +153,9 @@ class CoinDuel final : public Game {
   Json scores() const override;
   Json rounds() const override;
   Json result() const override;
+  void outcome(std::span<double> out) const override;
+  void material(std::span<int> out) const override;
+  void assign(const Game& other) override { *this = static_cast<const CoinDuel&>(other); }
 
   void resign(Seat seat, Events* events) override;
   void concede(Seat seat, Events* events) override;

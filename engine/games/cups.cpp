@@ -174,6 +174,18 @@ Json Cups::result() const {
               {"passes", s_.passes}};
 }
 
+void Cups::outcome(std::span<double> out) const {
+  Seat winner = kNoSeat;
+  if (s_.offender != kNoSeat) winner = 1 - s_.offender;
+  else if (s_.pot[0] != s_.pot[1]) winner = s_.pot[0] > s_.pot[1] ? 0 : 1;
+  two_seat_outcome(winner, out);
+}
+
+void Cups::material(std::span<int> out) const {
+  out[0] = s_.pot[0];
+  out[1] = s_.pot[1];
+}
+
 const GameType& cups_type() {
   static const GameType type{"cups", "Cups", 2, 2, kOptions, two_players,
                              [](const GameSetup& setup) -> std::unique_ptr<Game> {

@@ -53,6 +53,9 @@ class Cups final : public Game {
   Json board() const override;
   Json scores() const override;
   Json result() const override;
+  void outcome(std::span<double> out) const override;
+  void material(std::span<int> out) const override;
+  void assign(const Game& other) override { *this = static_cast<const Cups&>(other); }
 
   void resign(Seat seat, Events* events) override;
   void forfeit(Seat seat, Events* events) override;

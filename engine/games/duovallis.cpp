@@ -385,6 +385,16 @@ Json Duovallis::result() const {
               {"final_board", {{"w", colour_row(s_.stones, 0)}, {"b", colour_row(s_.stones, 1)}}}};
 }
 
+void Duovallis::outcome(std::span<double> out) const {
+  two_seat_outcome(s_.loser == kNoSeat ? kNoSeat : 1 - s_.loser, out);
+}
+
+// Stones of one's colour on the board, and the carry that the next exchange turns into more.
+void Duovallis::material(std::span<int> out) const {
+  for (Seat p = 0; p < 2; ++p)
+    out[static_cast<std::size_t>(p)] = 3 * colour_total(s_.stones, p) + s_.carry[static_cast<std::size_t>(p)];
+}
+
 const GameType& duovallis_type() {
   static const GameType type{"duovallis", "Duovallis", 2, 2, kOptions, two_players,
                              [](const GameSetup& setup) -> std::unique_ptr<Game> {

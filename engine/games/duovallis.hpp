@@ -57,6 +57,9 @@ class Duovallis final : public Game {
   Json board() const override;
   Json scores() const override;
   Json result() const override;
+  void outcome(std::span<double> out) const override;
+  void material(std::span<int> out) const override;
+  void assign(const Game& other) override { *this = static_cast<const Duovallis&>(other); }
 
   void resign(Seat seat, Events* events) override;
   void forfeit(Seat seat, Events* events) override;

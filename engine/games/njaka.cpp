@@ -726,6 +726,42 @@ Json Njaka::result() const {
               {"offender", s_.offender == kNoSeat ? Json() : Json(s_.offender)}};
 }
 
+bool Njaka::active(Seat seat) const {
+  return seat >= 0 && seat < s_.players && mancala::in_match(s_, seat);
+}
+
+// The ranking of result() as one comparable key per seat (smaller is better): the winner, then
+// the seats still in play by sets, then the seats that left, the latest first.
+void Njaka::outcome(std::span<double> out) const {
+  std::array<std::pair<int, int>, kNjakaMaxSeats> key{};
+  for (Seat q = 0; q < s_.players; ++q) {
+    if (q == s_.winner) key[static_cast<std::size_t>(q)] = {0, 0};
+    else if (s_.left_at[static_cast<std::size_t>(q)] == 0) key[static_cast<std::size_t>(q)] = {1, -s_.sets[q]};
+    else key[static_cast<std::size_t>(q)] = {2, -s_.left_at[static_cast<std::size_t>(q)]};
+  }
+  for (Seat p = 0; p < s_.players; ++p) {
+    double ahead = 0;
+    for (Seat q = 0; q < s_.players; ++q) {
+      if (q == p) continue;
+      const auto& mine = key[static_cast<std::size_t>(p)];
+      const auto& theirs = key[static_cast<std::size_t>(q)];
+      ahead += mine < theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+    }
+    out[static_cast<std::size_t>(p)] = ahead / (s_.players - 1);
+  }
+}
+
+// Sets first; then the counters in a seat's own holes, its likely next sets, which also carry
+// the last round's sets into this one (a hole per set). A seat that left the match has nothing.
+void Njaka::material(std::span<int> out) const {
+  for (Seat q = 0; q < s_.players; ++q) {
+    int value = 16 * s_.sets[q];
+    for (int h = 0; h < kNjakaHoles; ++h)
+      if (s_.owner[h] == q) value += s_.board[h];
+    out[static_cast<std::size_t>(q)] = mancala::in_match(s_, q) ? value : 0;
+  }
+}
+
 const GameType& njaka_type() {
   static const GameType type{
       "njaka", "Njaka's Mancala Game", 2, kNjakaMaxSeats, kOptions,

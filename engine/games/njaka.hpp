@@ -121,11 +121,15 @@ class Njaka final : public Game {
   Json scores() const override;
   Json rounds() const override;
   Json result() const override;
+  void outcome(std::span<double> out) const override;
+  void material(std::span<int> out) const override;
+  void assign(const Game& other) override { *this = static_cast<const Njaka&>(other); }
 
   void resign(Seat seat, Events* events) override;
   void forfeit(Seat seat, Events* events) override;
   bool forfeits_illegal_moves() const override { return s_.forfeit_policy; }
   void resolve_plex(std::optional<Seat> claimant, Events* events) override;
+  bool active(Seat seat) const override;
 
  private:
   void start_round(int round, Seat starter, NjakaBoard owners, Events* events);

@@ -652,6 +652,22 @@ Json OanQuan::result() const {
               {"half", by_sale ? Json(rounds_.back().sale.half) : Json()}};
 }
 
+void OanQuan::outcome(std::span<double> out) const { two_seat_outcome(s_.winner, out); }
+
+// What a seat would take home if the round ended now: its store, the counters on its squares
+// (half of a shared square) and, when a single round decides, ten per large stone (§2.6).
+void OanQuan::material(std::span<int> out) const {
+  const OanQuanMaterial& m = s_.m;
+  for (Seat p = 0; p < 2; ++p) {
+    int value = 2 * m.store[p];
+    for (int s : kSquares)
+      if (m.owner[s] == p) value += 2 * m.small[s];
+      else if (m.owner[s] == kHalf) value += m.small[s];
+    if (s_.single_round) value += 20 * m.quan[p];
+    out[static_cast<std::size_t>(p)] = value;
+  }
+}
+
 const GameType& oanquan_type() {
   static const GameType type{"oanquan", "O An Quan", 2, 2, kOptions, two_players,
                              [](const GameSetup& setup) -> std::unique_ptr<Game> {

@@ -124,6 +124,9 @@ class OanQuan final : public Game {
   Json scores() const override;
   Json rounds() const override;
   Json result() const override;
+  void outcome(std::span<double> out) const override;
+  void material(std::span<int> out) const override;
+  void assign(const Game& other) override { *this = static_cast<const OanQuan&>(other); }
 
   void resign(Seat seat, Events* events) override;
   void forfeit(Seat seat, Events* events) override;

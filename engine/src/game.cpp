@@ -34,4 +34,9 @@ void Game::resolve_plex(std::optional<Seat>, Events*) {
   throw EngineError(ErrorCode::no_plex_window, "this game has no Plex! race");
 }
 
+void two_seat_outcome(Seat winner, std::span<double> out) {
+  for (Seat p = 0; p < 2; ++p)
+    out[static_cast<std::size_t>(p)] = winner == kNoSeat ? 0.5 : p == winner ? 1.0 : 0.0;
+}
+
 }  // namespace mancala

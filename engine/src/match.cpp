@@ -10,7 +10,7 @@ namespace {
 bool recorded_event(const Json& event) {
   static const char* const kinds[] = {"pass",        "refill",  "plex_open", "plex_result",
                                       "concede",     "resign",  "round_end", "game_end",
-                                      "illegal_move"};
+                                      "illegal_move", "timeout"};
   const auto kind = event.value("event", std::string());
   return std::any_of(std::begin(kinds), std::end(kinds), [&](const char* k) { return kind == k; });
 }
@@ -28,6 +28,26 @@ std::vector<std::string> tokens_of(const Game& game) {
   out.reserve(static_cast<std::size_t>(list.size()));
   for (Decision d : list) out.push_back(game.token(d));
   return out;
+}
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF). Errors and records quote the player's text, and JSON can only hold UTF-8.
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = lead < 0x80 ? 1 : lead >> 5 == 0x6 ? 2 : lead >> 4 == 0xE ? 3 : lead >> 3 == 0x1E ? 4 : 0;
+    if (length == 0 || length > text.size() - i) return false;
+    char32_t code = length == 1 ? lead : lead & (0x7Fu >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    i += length;
+  }
+  return true;
 }
 
 Seat resolve_first_player(const Json& options, int players, std::uint64_t seed, Json& draws) {
@@ -118,6 +138,7 @@ Match Match::from_record(const Json& record) {
       const auto kind = entry.value("event", std::string());
       if (kind == "resign") outcome = match.resign(entry.at("player").get<int>());
       else if (kind == "concede") outcome = match.concede(entry.at("player").get<int>());
+      else if (kind == "timeout") outcome = match.timeout(entry.at("seat").get<int>());
       else if (kind == "plex_result")
         outcome = entry.value("fallback", false) ? match.plex_timeout()
                                                  : match.claim_plex(entry.at("winner").get<int>());
@@ -138,7 +159,8 @@ Match::Match(const Match& other)
       game_(other.game_->clone()),
       turn_start_(other.turn_start_ ? other.turn_start_->clone() : nullptr),
       pending_(other.pending_),
-      turns_(other.turns_) {}
+      turns_(other.turns_),
+      ended_by_timeout_(other.ended_by_timeout_) {}
 
 Match& Match::operator=(const Match& other) {
   if (this != &other) *this = Match(other);
@@ -162,6 +184,7 @@ Outcome Match::play(Seat seat, std::string_view tokens) {
   if (seat != game_->to_move())
     return refuse(ErrorCode::not_your_turn, "seat " + std::to_string(game_->to_move()) +
                                                 " is to move, not seat " + std::to_string(seat));
+  if (!is_utf8(tokens)) return refuse(ErrorCode::bad_request, "a move must be UTF-8 text");
   const auto parts = split_tokens(tokens);
   if (!parts)
     return refuse(ErrorCode::bad_request,
@@ -223,12 +246,12 @@ Outcome Match::rule_violation(Seat seat, std::string_view move, std::string_view
   return Outcome{std::nullopt, std::move(events)};
 }
 
-Outcome Match::special(Seat seat, std::string_view what, void (Game::*action)(Seat, Events*)) {
+Outcome Match::special(Seat seat, Json leading, void (Game::*action)(Seat, Events*), bool timed_out) {
   if (game_->phase() == Phase::over) return refuse(ErrorCode::game_over, "the game is over");
   if (seat < 0 || seat >= game_->players())
     return refuse(ErrorCode::not_allowed, "seat " + std::to_string(seat) + " is not in this game");
   auto work = turn_start().clone();
-  Events events{Json{{"event", what}, {"player", seat}}};
+  Events events{std::move(leading)};
   try {
     ((*work).*action)(seat, &events);
   } catch (const EngineError& e) {
@@ -237,12 +260,30 @@ Outcome Match::special(Seat seat, std::string_view what, void (Game::*action)(Se
   game_ = std::move(work);
   turn_start_.reset();
   pending_.clear();
+  if (timed_out && over()) {
+    ended_by_timeout_ = true;
+    for (Json& event : events)  // the game wrote its end as a resignation
+      if (event.value("event", std::string()) == "game_end") event["result"] = result();
+  }
   log(Json(), events);
   return Outcome{std::nullopt, std::move(events)};
 }
 
-Outcome Match::resign(Seat seat) { return special(seat, "resign", &Game::resign); }
-Outcome Match::concede(Seat seat) { return special(seat, "concede", &Game::concede); }
+Outcome Match::resign(Seat seat) {
+  return special(seat, Json{{"event", "resign"}, {"player", seat}}, &Game::resign);
+}
+Outcome Match::concede(Seat seat) {
+  return special(seat, Json{{"event", "concede"}, {"player", seat}}, &Game::concede);
+}
+Outcome Match::timeout(Seat seat) {
+  return special(seat, Json{{"event", "timeout"}, {"seat", seat}}, &Game::resign, /*timed_out=*/true);
+}
+
+Json Match::result() const {
+  Json result = game_->result();
+  if (ended_by_timeout_ && result.is_object()) result["end_reason"] = "timeout";
+  return result;
+}
 
 Outcome Match::claim_plex(Seat seat) {
   if (game_->phase() != Phase::plex)
@@ -292,7 +333,7 @@ Json Match::state() const {
   state["legal"] = legal_tokens();
   state["scores"] = game_->scores();
   state["rounds"] = game_->rounds();
-  state["result"] = game_->result();
+  state["result"] = result();
   return state;
 }
 

@@ -1,7 +1,5 @@
 #include "mancala/options.hpp"
 
-#include <algorithm>
-
 #include "mancala/error.hpp"
 
 namespace mancala {
@@ -33,6 +31,14 @@ bool accepts(const OptionSpec& spec, const Json& value) {
          value.get<long long>() <= spec.max;
 }
 
+// A plain loop rather than find_if with a lambda: clang 14 cannot capture the structured
+// binding the caller's name comes from (a C++20 feature it lacks).
+const OptionSpec* find_spec(std::span<const OptionSpec> specs, const std::string& name) {
+  for (const auto& spec : specs)
+    if (spec.name == name) return &spec;
+  return nullptr;
+}
+
 void check_only_with(const OptionSpec& spec, const Json& options) {
   if (spec.only_with.is_null() || options.at(spec.name) == spec.default_value) return;
   for (const auto& [other, needed] : spec.only_with.items())
@@ -51,17 +57,16 @@ Json resolve_options(std::span<const OptionSpec> specs, const Json& given) {
   for (const auto& spec : specs) out[spec.name] = spec.default_value;
   if (given.is_null()) return out;
   for (const auto& [name, value] : given.items()) {
-    auto it = std::find_if(specs.begin(), specs.end(),
-                           [&](const OptionSpec& s) { return s.name == name; });
-    if (it == specs.end()) {
+    const OptionSpec* spec = find_spec(specs, name);
+    if (!spec) {
       std::string known;
-      for (const auto& spec : specs) known += (known.empty() ? "" : ", ") + spec.name;
+      for (const auto& other : specs) known += (known.empty() ? "" : ", ") + other.name;
       throw EngineError(ErrorCode::bad_option, "unknown option '" + name + "' (this game has: " +
                                                    (known.empty() ? "no options" : known) + ")");
     }
-    if (!accepts(*it, value))
+    if (!accepts(*spec, value))
       throw EngineError(ErrorCode::bad_option, "option '" + name + "' is " + value.dump() +
-                                                   "; it must be " + accepted_values(*it));
+                                                   "; it must be " + accepted_values(*spec));
     out[name] = value;
   }
   for (const auto& spec : specs) check_only_with(spec, out);

@@ -111,4 +111,68 @@ TEST(Cli, BenchPrintsFiguresAndTheKernelRatio) {
   EXPECT_GT(r.lines[0]["ratio_engine_to_kernel"].get<double>(), 0);
 }
 
+TEST(Cli, BotChoosesAFullTurnForThePlayerToMove) {
+  // Coin Duel stage 3: one choice is a source, directions and coins; replayed, it ends the turn.
+  const CliRun r = run("bot coin_duel --level 3 --seed 4", "");
+  ASSERT_EQ(r.lines.size(), 1u) << r.raw;
+  EXPECT_EQ(r.status, 0);
+  const Json& choice = r.lines[0];
+  EXPECT_EQ(choice["level"], 3);
+  EXPECT_GT(choice["playouts"].get<long long>(), 0);
+  EXPECT_GE(choice["think_ms"].get<double>(), 0);
+  const CliRun replay = run("replay coin_duel", choice["tokens"].get<std::string>() + "\n");
+  ASSERT_EQ(replay.lines.size(), 2u) << replay.raw;
+  EXPECT_EQ(replay.lines[1]["ok"], true) << replay.raw;
+  EXPECT_EQ(replay.lines[1]["to_move"], 1) << "the choice finished South's turn";
+  const CliRun again = run("bot coin_duel --level 3 --seed 4", "");
+  ASSERT_EQ(again.lines.size(), 1u);
+  EXPECT_EQ(again.lines[0]["tokens"], choice["tokens"]) << "seeded choices repeat";
+  EXPECT_EQ(again.lines[0]["playouts"], choice["playouts"]);
+}
+
+TEST(Cli, BotReadsTheMovesSoFar) {
+  const CliRun r = run("bot cups --level 2", "r4\nr3\n");
+  ASSERT_EQ(r.lines.size(), 1u) << r.raw;
+  const std::string tokens = r.lines[0]["tokens"];
+  const CliRun replay = run("replay cups", "r4\nr3\n" + tokens + "\n");
+  EXPECT_EQ(replay.status, 0) << tokens << " is legal for South";
+  const CliRun illegal = run("bot cups --level 2", "c9\n");
+  EXPECT_EQ(illegal.status, 1);
+  EXPECT_EQ(illegal.lines.back()["ok"], false);
+  const CliRun over = run("bot cups --level 1", "resign 0\n");
+  EXPECT_EQ(over.status, 1);
+  EXPECT_EQ(over.lines.back()["error"]["code"], "game_over");
+}
+
+TEST(Cli, ArenaReportsScoreRateAndThinkTimes) {
+  const CliRun r = run("arena cups --a 2 --b 1 --games 6 --seed 3");
+  ASSERT_EQ(r.lines.size(), 1u) << r.raw;
+  const Json& line = r.lines[0];
+  EXPECT_EQ(line["games"], 6);
+  EXPECT_EQ(line["wins"].get<int>() + line["losses"].get<int>() + line["draws"].get<int>(), 6);
+  const double rate = line["score_rate"];
+  EXPECT_GE(rate, line["interval95"][0].get<double>());
+  EXPECT_LE(rate, line["interval95"][1].get<double>());
+  EXPECT_TRUE(line["think_ms"].contains("a"));
+  EXPECT_TRUE(line["think_ms"].contains("b"));
+  const CliRun again = run("arena cups --a 2 --b 1 --games 6 --seed 3");
+  ASSERT_EQ(again.lines.size(), 1u);
+  for (const char* key : {"wins", "losses", "draws", "score_rate", "interval95"})
+    EXPECT_EQ(again.lines[0][key], line[key]) << key << ": seeded arenas repeat";
+  // Njaka of three: A in one seat, B in the two others; plain UCT on a clock.
+  const CliRun njaka = run("arena njaka --a 3 --b uct --options '{\"players\":3}' --games 2 --think-ms 5");
+  ASSERT_EQ(njaka.lines.size(), 1u) << njaka.raw;
+  EXPECT_EQ(njaka.lines[0]["b"], "uct");
+}
+
+TEST(Cli, BotAndArenaRefuseBadUsage) {
+  for (const char* args : {"bot cups", "bot cups --level 6", "bot cups --level x", "bot chess --level 1",
+                           "arena cups --a 1", "arena cups --a 0 --b 1", "arena cups --a 1 --b 2 --games 0",
+                           "bot cups --level 3 --think-ms 0", "bot --level 3", "arena chess --a 1 --b 2"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(std::count(r.raw.begin(), r.raw.end(), '\n'), 1) << args << ": " << r.raw;
+  }
+}
+
 }  // namespace

@@ -288,6 +288,24 @@ TEST(Cups, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(m.resign(1).error->code, ErrorCode::game_over);
 }
 
+// Found by fuzz_engine: a move that was not UTF-8 came back inside the error (and, under the
+// forfeit policy, inside the record), which then could not be written as JSON.
+TEST(Cups, MoveThatIsNotUtf8IsRefusedAndErrorsStayWritable) {
+  Match m = Match::create("cups", {{"illegal_move_policy", "forfeit"}}, 1);
+  const Json before = m.state();
+  for (const char* move : {"r4\xff", "r4 \xfe", "\xc0\xaf", "r\xed\xa0\x80"}) {
+    const Outcome o = m.play(move);
+    ASSERT_FALSE(o.ok()) << move;
+    EXPECT_EQ(o.error->code, ErrorCode::bad_request);
+    EXPECT_NO_THROW((void)o.error->to_json().dump());
+  }
+  EXPECT_EQ(m.state(), before);
+  EXPECT_NO_THROW((void)m.record().dump());
+  const Outcome accented = m.play("r\u00e9");  // valid UTF-8 but no Cups token: as before
+  ASSERT_FALSE(accented.ok());
+  EXPECT_EQ(accented.error->code, ErrorCode::illegal_move);
+}
+
 TEST(Cups, RecordReplaysToTheSamePosition) {
   testing::expect_random_games_replay("cups", {{"first_player", "random"}, {"cups_per_side", 5}}, 50);
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,7 @@ namespace mancala {
 
 using Seat = int;
 inline constexpr Seat kNoSeat = -1;
+inline constexpr int kMaxSeats = 4;  // no game seats more players
 
 // One decision token in a game-specific compact code (see each game's `token`/`parse_token`).
 using Decision = std::uint16_t;
@@ -99,7 +101,25 @@ class Game {
   // Njaka only, in phase `plex`: `claimant` wins the last set; nothing = nobody claimed in
   // time, the set goes to the mover.
   virtual void resolve_plex(std::optional<Seat> claimant, Events* events);
+  // Njaka: the seat is still in the match (not resigned or eliminated), so it may claim Plex!
+  virtual bool active(Seat) const { return true; }
+
+  // --- for computer players: per-seat figures without JSON, cheap enough for playouts ------
+  // Once the game is over: each seat's result in [0, 1], exactly as `result()` decides it: 1 for
+  // the winner, 0 for a loser, 1/2 each for a draw; with 3-4 seats, the share of the other seats
+  // this one is ranked ahead of (a shared place counts half). Writes `players()` values.
+  virtual void outcome(std::span<double> out) const = 0;
+  // Each seat's material now, in the game's own units (pot, store, sets, stones; Coin Duel stage
+  // 3 adds the round scores so far): what a greedy player maximises and what a search scores a
+  // playout by when it stops before the end. Writes `players()` values.
+  virtual void material(std::span<int> out) const = 0;
+  // Becomes a copy of `other`, which must be the same game, reusing this object's storage: a
+  // search's scratch copies allocate nothing once they have grown.
+  virtual void assign(const Game& other) = 0;
 };
+
+// `Game::outcome` of a two-seat game: the winner 1, the other 0; no winner is a draw, 1/2 each.
+void two_seat_outcome(Seat winner, std::span<double> out);
 
 // How a game was set up: its validated options (defaults filled in) and the random draws the
 // creator made from the seed. A stored game keeps both, so replays never draw again.

@@ -54,6 +54,10 @@ class Match {
   Outcome concede(Seat seat);
   Outcome claim_plex(Seat seat);
   Outcome plex_timeout();  // the Plex window closed unclaimed: the set goes to the mover
+  // `seat` ran out of time on the server's clock. The rules treat it as resigning; the events
+  // begin with {"event":"timeout","seat":k} instead, and when this ends the game the result's
+  // end_reason reads "timeout" (for every game alike: clocks are not part of any rule book).
+  Outcome timeout(Seat seat);
 
   const GameType& type() const { return *type_; }
   const Game& game() const { return *game_; }
@@ -62,6 +66,8 @@ class Match {
   const std::string& pending() const { return pending_; }
   std::vector<std::string> legal_tokens() const;
   bool over() const { return game_->phase() == Phase::over; }
+  // The game's result (null until the end), with end_reason "timeout" after a timeout ended it.
+  Json result() const;
 
   // The full view of notation.md/protocol.md: position, board, to_move, phase, round,
   // pending, legal, scores, rounds, result.
@@ -76,7 +82,9 @@ class Match {
   Outcome rule_violation(Seat seat, std::string_view move, std::string_view token,
                          std::string message, const Game& at);
   const Game& turn_start() const { return turn_start_ ? *turn_start_ : *game_; }
-  Outcome special(Seat seat, std::string_view what, void (Game::*action)(Seat, Events*));
+  // Runs `action` for `seat` on the state before any half-played turn; `leading` is the first
+  // event. `timed_out`: a timeout, which names the end reason when it ends the game.
+  Outcome special(Seat seat, Json leading, void (Game::*action)(Seat, Events*), bool timed_out = false);
   void log(Json entry, const Events& events);
 
   const GameType* type_;
@@ -86,6 +94,7 @@ class Match {
   std::unique_ptr<Game> turn_start_;  // the state before a half-played turn began
   std::string pending_;
   std::vector<Json> turns_;
+  bool ended_by_timeout_ = false;
 };
 
 // Splits a move into tokens; nothing when it is empty or not separated by single spaces.

@@ -1,0 +1,137 @@
+// The computer players: levels, budgets and one choice (bot.hpp). The search itself is in
+// policy.cpp (valuing positions, greedy decisions, playouts) and mcts.cpp (the tree).
+#include "mancala/bot.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "src/search.hpp"
+
+namespace mancala::bots {
+
+// Playout budgets keep arena games (which use them without a clock) quick enough for a ladder
+// of thousands of games; the times bound a choice in play on a slow machine. Level 5's playouts
+// take well under its 2 s in every game on the 2-core development machine.
+Budget default_budget(int level) {
+  switch (level) {
+    case 1: return {1, std::chrono::milliseconds(50)};
+    case 2: return {1, std::chrono::milliseconds(200)};
+    case 3: return {150, std::chrono::milliseconds(500)};
+    case 4: return {600, std::chrono::milliseconds(1000)};
+    default: return {2'400, std::chrono::milliseconds(2000)};
+  }
+}
+
+std::string display_name(int level) { return "Computer, level " + std::to_string(level); }
+
+std::chrono::milliseconds plex_reaction(int level, std::uint64_t draw) {
+  // Weaker levels react more slowly; every level leaves a person at least 300 ms.
+  const int base = 300 + (kMaxLevel - level) * 350;
+  return std::chrono::milliseconds(base + static_cast<int>(draw % 400));
+}
+
+struct Bot::Impl {
+  int level;  // 0: plain UCT
+  Random random;
+  Budget budget;
+  std::unique_ptr<Tree> tree;  // levels 3-5 and plain UCT; kept between choices
+
+  Decision decide(const Game& state, const DecisionList& legal, Clock::time_point deadline,
+                  Choice& choice);
+  Decision search(const Game& state, Clock::time_point deadline, Choice& choice);
+};
+
+namespace {
+
+Tree::Settings search_settings(int level) {
+  Tree::Settings settings;
+  if (level == 0) {
+    settings.decisive_moves = false;
+    settings.playouts = kRandomPlayouts;
+  }
+  return settings;
+}
+
+// Whether the turn goes on after one of the mover's decisions (a Coin Duel source, an O An Quan
+// square): then this decision may spend only half of the time that is left.
+bool turn_goes_on(const Game& state, Decision decision) {
+  auto next = state.clone();
+  next->apply(decision, nullptr);
+  return next->phase() == Phase::play && next->mid_turn() && next->to_move() == state.to_move();
+}
+
+}  // namespace
+
+Bot::Bot(int level, std::uint64_t seed, std::optional<Budget> budget) {
+  if (level < kMinLevel || level > kMaxLevel)
+    throw std::invalid_argument("bot level must be 1 to 5, not " + std::to_string(level));
+  impl_ = std::make_unique<Impl>(Impl{level, Random(seed), budget.value_or(default_budget(level)),
+                                      nullptr});
+  if (level >= 3) impl_->tree = std::make_unique<Tree>(search_settings(level));
+}
+
+Bot Bot::plain_uct(std::uint64_t seed, Budget budget) {
+  Bot bot;
+  bot.impl_ = std::make_unique<Impl>(
+      Impl{0, Random(seed), budget, std::make_unique<Tree>(search_settings(0))});
+  return bot;
+}
+
+Bot::~Bot() = default;
+Bot::Bot(Bot&&) noexcept = default;
+Bot& Bot::operator=(Bot&&) noexcept = default;
+
+int Bot::level() const { return impl_->level; }
+
+Choice Bot::choose(const Game& game) {
+  const auto start = Clock::now();
+  const auto deadline =
+      impl_->budget.time.count() > 0 ? start + impl_->budget.time : Clock::time_point::max();
+  Choice choice;
+  auto state = game.clone();
+  const Seat seat = state->to_move();
+  // Plain UCT forgets its tree; the levels look for the new position in theirs.
+  if (impl_->tree) impl_->tree->set_root(game, impl_->level > 0);
+  DecisionList legal;
+  do {
+    state->legal(legal);
+    if (legal.empty()) break;
+    const Decision d = impl_->decide(*state, legal, deadline, choice);
+    if (!choice.tokens.empty()) choice.tokens += ' ';
+    choice.tokens += state->token(d);
+    choice.decisions.push_back(d);
+    state->apply(d, nullptr);
+    if (impl_->tree) impl_->tree->advance(d);
+  } while (state->phase() == Phase::play && state->mid_turn() && state->to_move() == seat);
+  choice.think_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return choice;
+}
+
+Decision Bot::Impl::decide(const Game& state, const DecisionList& legal,
+                           Clock::time_point deadline, Choice& choice) {
+  if (legal.size() == 1) return legal[0];
+  switch (level) {
+    case 1: return legal[static_cast<int>(random.below(static_cast<std::uint32_t>(legal.size())))];
+    case 2: return Policy(state).look_ahead(state, random);
+    default: return search(state, deadline, choice);
+  }
+}
+
+Decision Bot::Impl::search(const Game& state, Clock::time_point deadline, Choice& choice) {
+  auto until = deadline;
+  if (deadline != Clock::time_point::max()) {
+    DecisionList legal;
+    state.legal(legal);
+    const auto now = Clock::now();
+    if (turn_goes_on(state, legal[0])) until = now + (deadline - now) / 2;
+  }
+  // A later decision of the same turn inherits the subtree of the one before; topping it up to a
+  // quarter of the budget keeps long turns (a Coin Duel lap of coins) from costing many times
+  // a short one.
+  const std::int64_t visits = state.mid_turn() ? std::max<std::int64_t>(budget.playouts / 4, 1)
+                                               : budget.playouts;
+  choice.playouts += tree->search(visits, until, random);
+  return tree->best();
+}
+
+}  // namespace mancala::bots

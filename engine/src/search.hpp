@@ -1,0 +1,125 @@
+#pragma once
+// The insides of the computer players (bot.hpp is their public face): how a position is valued,
+// the playout policy, the greedy look-ahead of level 2 and the Monte-Carlo tree of levels 3-5.
+// Everything goes through the `Game` interface; no game is named here.
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "mancala/game.hpp"
+#include "mancala/match.hpp"
+
+namespace mancala::bots {
+
+using Clock = std::chrono::steady_clock;
+using SeatValues = std::array<double, kMaxSeats>;
+
+// Each seat's value of `game` in [0, 1]: its outcome once the game is over, else its material
+// against every other seat (averaged pairwise, so 1/2 means level).
+void evaluate(const Game& game, SeatValues& out);
+
+// Settles an open Plex! window as a race nobody can predict: a random seat still in the match
+// wins it. (Handing it always to the mover would teach the search that taking the eleventh set
+// wins the twelfth, which is not true against a quick person.)
+void resolve_plex_randomly(Game& game, Random& rng);
+
+// How a search plays on from a position it has not expanded.
+struct PlayoutStyle {
+  double random_share = 0.5;   // the share of decisions made at random, the rest greedily
+  int max_decisions = 60;     // then the playout stops and the material decides
+};
+// Plain UCT: uniformly random decisions to the very end.
+inline constexpr PlayoutStyle kRandomPlayouts{1.0, 1'000'000};
+
+// The greedy policies. Scratch copies of the game are made once and reused, so choosing a
+// decision allocates nothing.
+class Policy {
+ public:
+  explicit Policy(const Game& shape);
+
+  // What `decision` gains the player to move at once: material won against the other seats,
+  // and a win or loss that ends the game outweighing any material.
+  double gain(const Game& game, Decision decision);
+  // True when `decision` ends the game with the player to move its (sole) winner.
+  bool wins_at_once(const Game& game, Decision decision);
+  // The decision of `legal` with the highest immediate gain; ties broken at random.
+  Decision greedy(const Game& game, const DecisionList& legal, Random& rng);
+  // Level 2: the decision whose turn, finished greedily, leaves the mover best off (wins first,
+  // then material); ties broken at random.
+  Decision look_ahead(const Game& game, Random& rng);
+  // Plays `game` on in `style` and writes each seat's value where it stopped.
+  void playout(Game& game, const PlayoutStyle& style, Random& rng, SeatValues& values);
+
+ private:
+  double standing(const Game& game, Seat seat);  // the seat's material lead, or a decided result
+
+  std::unique_ptr<Game> scratch_;  // one candidate decision applied
+  std::unique_ptr<Game> turn_;     // one candidate turn played out
+  DecisionList legal_;
+  std::array<int, kMaxSeats> material_{};
+  SeatValues outcome_{};
+};
+
+// A Monte-Carlo search tree (UCT) over decisions: every decision of a turn is a node, and each
+// node keeps the reward of the seat that made its decision, so 3-4 seats work as 2 do. The
+// tree lives on between choices: `set_root` keeps the part below the old root that leads to the
+// new position.
+class Tree {
+ public:
+  struct Settings {
+    double exploration = 0.7;  // UCT's constant for rewards in [0, 1]
+    bool decisive_moves = true;  // take immediate wins, shun decisions that allow one
+    PlayoutStyle playouts;
+  };
+
+  explicit Tree(Settings settings);
+  ~Tree();
+
+  // Makes `game` the root. With `reuse`, looks for it a few decisions below the current root
+  // and keeps that subtree; otherwise (or when it is not found) starts afresh.
+  void set_root(const Game& game, bool reuse);
+  // Simulates from the root until it has been visited `visits` times or `deadline` passes.
+  // Returns the number of simulations run.
+  std::int64_t search(std::int64_t visits, Clock::time_point deadline, Random& rng);
+  // The root's best decision: the most visited, never one that lets another seat win at once
+  // unless every decision does.
+  Decision best() const;
+  // The decision has been made: its node becomes the root. Forgets the tree when the game has
+  // ended or waits for a Plex! race (what follows is not determined by the decisions).
+  void advance(Decision decision);
+  const Game& root_state() const { return *root_state_; }
+  std::size_t size() const { return nodes_.size(); }
+
+ private:
+  struct Node {
+    double value = 0;            // the rewards of `mover` summed over the visits
+    std::uint32_t visits = 0;
+    std::uint32_t first = 0;     // children: nodes_[first, first + count)
+    std::uint8_t count = 0;
+    bool expanded = false;
+    Decision decision = 0;
+    std::int8_t mover = kNoSeat;      // the seat that made `decision`
+    std::int8_t wins_next = kNoSeat;  // the seat to move here can win with its next decision
+  };
+
+  void check_root();
+  void simulate(Random& rng);
+  std::uint32_t select(const Node& node) const;
+  void expand(std::uint32_t index, const Game& state, Random& rng);
+  bool lets_another_win(const Node& child) const;
+  std::uint32_t find(const Game& game) const;
+  void keep_subtree(std::uint32_t index);
+
+  Settings settings_;
+  std::vector<Node> nodes_;
+  std::unique_ptr<Game> root_state_;
+  std::unique_ptr<Game> state_;  // the simulation's working copy
+  std::unique_ptr<Policy> policy_;
+  std::vector<std::uint32_t> path_;
+  DecisionList legal_;
+  SeatValues values_{};
+};
+
+}  // namespace mancala::bots

@@ -1,0 +1,291 @@
+// The computer players (bot.hpp) and the per-seat views they rely on (Game::outcome, material):
+// every level plays legal full turns in every game, seeded choices repeat, the tree survives a
+// whole game, level 2 beats level 1, a search takes an immediate win, and the outcome agrees
+// with result() over random games of every game and option set.
+#include <set>
+
+#include "mancala/bot.hpp"
+#include "test_support.hpp"
+
+namespace mancala {
+namespace {
+
+using bots::Bot;
+using bots::Budget;
+using std::chrono::milliseconds;
+
+struct Variant {
+  const char* game;
+  const char* options;
+};
+
+// Every game, and the options that change what a player must handle: board sizes, coin stages
+// (multi-decision turns, rounds), single rounds and chains, 2-4 seats, Plex! races and the
+// advanced layout.
+const Variant kVariants[] = {
+    {"cups", "{}"},
+    {"cups", R"({"cups_per_side":7})"},
+    {"coin_duel", R"({"stage":1})"},
+    {"coin_duel", R"({"stage":2})"},
+    {"coin_duel", R"({"stage":3})"},
+    {"oanquan", "{}"},
+    {"oanquan", R"({"match_mode":"single","chain_captures":false})"},
+    {"njaka", R"({"players":2})"},
+    {"njaka", R"({"players":2,"advanced":true})"},
+    {"njaka", R"({"players":3})"},
+    {"njaka", R"({"players":4,"plex_mode":"mover"})"},
+    {"duovallis", "{}"},
+};
+
+std::string label(const Variant& v) { return std::string(v.game) + " " + v.options; }
+
+Match create(const Variant& v, std::uint64_t seed) {
+  return Match::create(v.game, Json::parse(v.options), seed);
+}
+
+// A Plex! window settled as a race a random seat still in the match wins.
+void settle_plex(Match& m, Random& rng) {
+  std::vector<Seat> seats;
+  for (Seat q = 0; q < m.game().players(); ++q)
+    if (m.game().active(q)) seats.push_back(q);
+  ASSERT_TRUE(m.claim_plex(seats[rng.below(static_cast<std::uint32_t>(seats.size()))]).ok());
+}
+
+// Plays a whole game with one bot per seat; every choice must be accepted as one full turn.
+void play_bots(Match& m, std::vector<Bot>& seats, std::uint64_t seed) {
+  Random rng(seed);
+  while (!m.over()) {
+    if (m.game().phase() == Phase::plex) {
+      ASSERT_NO_FATAL_FAILURE(settle_plex(m, rng));
+      continue;
+    }
+    const Seat mover = m.game().to_move();
+    const bots::Choice choice = seats[static_cast<std::size_t>(mover)].choose(m.game());
+    ASSERT_FALSE(choice.decisions.empty());
+    const Outcome outcome = m.play(choice.tokens);
+    ASSERT_TRUE(outcome.ok()) << "'" << choice.tokens << "': " << outcome.error->message;
+    ASSERT_TRUE(m.pending().empty()) << "'" << choice.tokens << "' left the turn half played";
+  }
+}
+
+// The outcome result() implies: the winner 1, a loser 0, a draw 1/2 each; with 3-4 seats, the
+// share of the other seats ranked below (result's `ranking` groups; a shared group counts half).
+std::vector<double> expected_outcome(const Json& result, int players) {
+  std::vector<double> out(static_cast<std::size_t>(players), 0.5);
+  if (result.contains("ranking")) {
+    std::vector<int> group(static_cast<std::size_t>(players));
+    for (std::size_t g = 0; g < result["ranking"].size(); ++g)
+      for (const Json& seat : result["ranking"][g]) group[seat.get<std::size_t>()] = static_cast<int>(g);
+    for (int p = 0; p < players; ++p) {
+      double ahead = 0;
+      for (int q = 0; q < players; ++q)
+        if (q != p) {
+          const int a = group[static_cast<std::size_t>(p)], b = group[static_cast<std::size_t>(q)];
+          ahead += a < b ? 1.0 : a == b ? 0.5 : 0.0;
+        }
+      out[static_cast<std::size_t>(p)] = ahead / (players - 1);
+    }
+    return out;
+  }
+  if (!result["winner"].is_null())
+    for (int p = 0; p < players; ++p) out[static_cast<std::size_t>(p)] = p == result["winner"] ? 1.0 : 0.0;
+  return out;
+}
+
+std::vector<double> outcome_of(const Game& game) {
+  std::vector<double> out(static_cast<std::size_t>(game.players()));
+  game.outcome(out);
+  return out;
+}
+
+// --- the per-seat views ------------------------------------------------------------------
+
+TEST(BotViews, OutcomeAgreesWithResultOverRandomGames) {
+  // Random games, some ended by a resignation or settled Plex! races, in every variant and in
+  // options that end matches by other rules (max rounds, the stall limit).
+  std::vector<Variant> variants(std::begin(kVariants), std::end(kVariants));
+  variants.push_back({"oanquan", R"({"max_rounds":2})"});
+  variants.push_back({"njaka", R"({"players":3,"max_rounds":1})"});
+  variants.push_back({"njaka", R"({"players":4,"max_rounds":2})"});
+  variants.push_back({"duovallis", R"({"stall_limit":50})"});
+  for (const Variant& v : variants) {
+    std::set<std::string> winners;
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+      SCOPED_TRACE(label(v) + " seed " + std::to_string(seed));
+      Match m = create(v, seed);
+      testing::RandomPlay how;
+      how.step = [](Match& match, Random& rng) {
+        if (match.game().phase() == Phase::plex) return settle_plex(match, rng);
+        if (rng.below(400) == 0 && !match.game().mid_turn()) {
+          ASSERT_TRUE(match.resign(match.game().to_move()).ok());
+          return;
+        }
+        testing::play_random_token(match, rng);
+      };
+      ASSERT_NO_FATAL_FAILURE(testing::play_randomly(m, seed, how));
+      const Json result = m.game().result();
+      EXPECT_EQ(outcome_of(m.game()), expected_outcome(result, m.game().players()));
+      winners.insert(result["winner"].dump());
+      std::vector<int> material(static_cast<std::size_t>(m.game().players()));
+      m.game().material(material);
+    }
+    EXPECT_GE(winners.size(), 2u) << label(v) << ": the games should not all end alike";
+  }
+}
+
+TEST(BotViews, AssignCopiesAGame) {
+  for (const Variant& v : kVariants) {
+    Match m = create(v, 3);
+    Random rng(3);
+    for (int i = 0; i < 25 && !m.over(); ++i) {
+      if (m.game().phase() == Phase::plex) settle_plex(m, rng);
+      else testing::play_random_token(m, rng);
+    }
+    auto copy = Match::create(v.game, Json::parse(v.options), 9).game().clone();
+    copy->assign(m.game());
+    EXPECT_EQ(copy->position(), m.game().position()) << label(v);
+    EXPECT_EQ(copy->board(), m.game().board()) << label(v);
+  }
+}
+
+// --- the players -------------------------------------------------------------------------
+
+TEST(Bot, EveryLevelPlaysWholeGamesOfLegalFullTurns) {
+  // Small budgets: legality, not strength. The bots keep their trees for the whole game.
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(label(v));
+    Match m = create(v, 11);
+    std::vector<Bot> seats;
+    const int levels[] = {5, 3, 4, 2};
+    for (Seat q = 0; q < m.game().players(); ++q)
+      seats.emplace_back(levels[q], 100 + static_cast<std::uint64_t>(q), Budget{40, milliseconds(0)});
+    ASSERT_NO_FATAL_FAILURE(play_bots(m, seats, 11));
+  }
+}
+
+TEST(Bot, LevelsOneAndTwoPlayWholeGames) {
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(label(v));
+    Match m = create(v, 12);
+    std::vector<Bot> seats;
+    for (Seat q = 0; q < m.game().players(); ++q) seats.emplace_back(1 + q % 2, 7 + static_cast<std::uint64_t>(q));
+    ASSERT_NO_FATAL_FAILURE(play_bots(m, seats, 12));
+  }
+}
+
+TEST(Bot, SameSeedAndBudgetGiveTheSameChoice) {
+  for (const Variant& v : kVariants) {
+    Match m = create(v, 5);
+    Random rng(5);
+    for (int i = 0; i < 12 && !m.over(); ++i) {
+      if (m.game().phase() == Phase::plex) settle_plex(m, rng);
+      else testing::play_random_token(m, rng);
+    }
+    if (m.over() || m.game().phase() != Phase::play) continue;
+    for (int level = bots::kMinLevel; level <= bots::kMaxLevel; ++level) {
+      const Budget budget{150, milliseconds(0)};
+      const bots::Choice first = Bot(level, 42, budget).choose(m.game());
+      const bots::Choice second = Bot(level, 42, budget).choose(m.game());
+      EXPECT_EQ(first.tokens, second.tokens) << label(v) << " level " << level;
+      EXPECT_EQ(first.playouts, second.playouts) << label(v) << " level " << level;
+    }
+  }
+}
+
+TEST(Bot, KeepsItsTreeBetweenChoices) {
+  // After its own move and the reply, a bot finds the new position in its tree, so it needs
+  // fewer fresh simulations than its budget for at least some choices.
+  Match m = Match::create("cups", Json::object(), 1);
+  Bot searcher(5, 1, Budget{2'000, milliseconds(0)});
+  Bot other(2, 2);
+  int reused = 0;
+  while (!m.over()) {
+    Bot& bot = m.game().to_move() == 0 ? searcher : other;
+    const bots::Choice choice = bot.choose(m.game());
+    if (&bot == &searcher && choice.playouts > 0 && choice.playouts < 2'000) ++reused;
+    ASSERT_TRUE(m.play(choice.tokens).ok());
+  }
+  EXPECT_GT(reused, 0);
+}
+
+TEST(Bot, WallClockCapBoundsAChoice) {
+  Match m = Match::create("coin_duel", Json::parse(R"({"stage":3})"), 1);
+  Bot bot(5, 1, Budget{1'000'000'000, milliseconds(60)});
+  const bots::Choice choice = bot.choose(m.game());
+  EXPECT_LT(choice.think_ms, 600.0);
+  EXPECT_GT(choice.playouts, 0);
+  EXPECT_TRUE(m.play(choice.tokens).ok());
+}
+
+TEST(Bot, PlainUctPlaysLegalTurns) {
+  Match m = Match::create("oanquan", Json::object(), 1);
+  Bot uct = Bot::plain_uct(3, Budget{50, milliseconds(0)});
+  EXPECT_EQ(uct.level(), 0);
+  for (int i = 0; i < 6 && !m.over(); ++i) ASSERT_TRUE(m.play(uct.choose(m.game()).tokens).ok());
+}
+
+TEST(Bot, RejectsLevelsOutsideOneToFive) {
+  EXPECT_THROW(Bot(0, 1), std::invalid_argument);
+  EXPECT_THROW(Bot(6, 1), std::invalid_argument);
+  EXPECT_EQ(bots::display_name(3), "Computer, level 3");
+  EXPECT_GE(bots::plex_reaction(5, 0).count(), 300);
+}
+
+// Score of seat `a` playing `level_a` against `level_b` over seeded games, seats alternating.
+double score_rate(const Variant& v, int level_a, int level_b, int games) {
+  double score = 0;
+  for (int g = 0; g < games; ++g) {
+    Match m = create(v, 1000 + static_cast<std::uint64_t>(g));
+    const Seat seat_a = g % m.game().players();
+    std::vector<Bot> seats;
+    for (Seat q = 0; q < m.game().players(); ++q)
+      seats.emplace_back(q == seat_a ? level_a : level_b, 50 + static_cast<std::uint64_t>(g * 7 + q));
+    play_bots(m, seats, static_cast<std::uint64_t>(g));
+    score += outcome_of(m.game())[static_cast<std::size_t>(seat_a)];
+  }
+  return score / games;
+}
+
+TEST(Bot, LevelTwoBeatsLevelOne) {
+  for (const Variant& v : {Variant{"cups", "{}"}, Variant{"coin_duel", R"({"stage":1})"},
+                           Variant{"oanquan", "{}"}, Variant{"njaka", R"({"players":2})"},
+                           Variant{"duovallis", "{}"}}) {
+    EXPECT_GE(score_rate(v, 2, 1, 20), 0.75) << label(v);
+  }
+}
+
+// Positions from random games where the mover has both a decision that wins at once and one
+// that does not: a search, however small its budget, must take the win.
+TEST(Bot, SearchTakesAnImmediateWin) {
+  int checked = 0;
+  for (const Variant& v : {Variant{"cups", R"({"cups_per_side":3})"}, Variant{"duovallis", "{}"},
+                           Variant{"njaka", R"({"players":2,"plex_mode":"mover"})"}}) {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+      Match m = create(v, seed);
+      Random rng(seed);
+      while (!m.over()) {
+        const Game& game = m.game();
+        DecisionList legal;
+        game.legal(legal);
+        std::vector<std::string> winning;
+        for (Decision d : legal) {
+          auto next = game.clone();
+          next->apply(d, nullptr);
+          if (next->phase() == Phase::over && outcome_of(*next)[static_cast<std::size_t>(game.to_move())] == 1.0)
+            winning.push_back(game.token(d));
+        }
+        if (!winning.empty() && winning.size() < static_cast<std::size_t>(legal.size())) {
+          const std::string choice = Bot(3, seed, Budget{8, milliseconds(0)}).choose(game).tokens;
+          EXPECT_NE(std::find(winning.begin(), winning.end(), choice), winning.end())
+              << label(v) << " seed " << seed << ": chose " << choice;
+          ++checked;
+        }
+        testing::play_random_token(m, rng);
+      }
+    }
+  }
+  EXPECT_GE(checked, 5) << "too few positions with an immediate win to test";
+}
+
+}  // namespace
+}  // namespace mancala
