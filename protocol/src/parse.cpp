@@ -114,6 +114,70 @@ Hello parse_hello(const Fields& f) {
   return hello;
 }
 
+BotSeat parse_bot_seat(const Fields& f) {
+  // Seat numbers beyond 3 never exist; the server checks the game's exact count.
+  return BotSeat{static_cast<int>(f.integer("seat", 0, 3)),
+                 static_cast<int>(f.integer("level", kMinBotLevel, kMaxBotLevel))};
+}
+
+std::vector<BotSeat> parse_bots(const Fields& f, const SeatChoice& creator) {
+  const Json* list = f.find("bots");
+  if (!list) return {};
+  if (!list->is_array())
+    fail(Code::bad_request, "'bots' must be a list like [{\"seat\":1,\"level\":3}]");
+  std::vector<BotSeat> bots;
+  for (const Json& entry : *list) {
+    if (!entry.is_object())
+      fail(Code::bad_request, "each entry of 'bots' must be an object like {\"seat\":1,\"level\":3}");
+    const BotSeat bot = parse_bot_seat(Fields(entry, "bots"));
+    for (const auto& earlier : bots)
+      if (earlier.seat == bot.seat)
+        fail(Code::bad_request, "'bots' names seat " + std::to_string(bot.seat) + " twice");
+    if (!creator.spectate && bot.seat == creator.seat.value_or(0))
+      fail(Code::bad_request, "seat " + std::to_string(bot.seat) +
+                                  " is the creator's; give the bot another seat, or the creator "
+                                  "another 'seat'");
+    bots.push_back(bot);
+  }
+  // Four seats at most, and one of them is always a person's.
+  if (bots.size() > 3) fail(Code::bad_request, "at least one seat must be a person's");
+  return bots;
+}
+
+// One field of `clock`: an integer within [min, max] seconds, or bad_option naming the field,
+// the range and what it means.
+int clock_seconds(const Json& clock, const char* key, int min, int max, const char* meaning) {
+  const Json& value = clock.at(key);
+  if (!in_range(value, min, max))
+    fail(Code::bad_option, "'clock." + std::string(key) + "' must be an integer from " + std::to_string(min) +
+                               " to " + std::to_string(max) + " (" + meaning + ")");
+  return value.get<int>();
+}
+
+std::optional<ClockChoice> parse_clock(const Fields& f) {
+  const Json* clock = f.find("clock");
+  if (!clock) return std::nullopt;
+  const auto has = [clock](const char* key) { return clock->contains(key) && !(*clock)[key].is_null(); };
+  if (!clock->is_object() || (!has("per_move_s") && !has("initial_s")))
+    fail(Code::bad_option, "'clock' must be {\"initial_s\":300,\"increment_s\":3} (real time), "
+                           "{\"per_move_s\":86400} (correspondence) or null (no clock)");
+  ClockChoice choice;
+  if (has("per_move_s")) {
+    if (has("initial_s") || has("increment_s"))
+      fail(Code::bad_option, "'clock' takes either 'per_move_s' (correspondence) or 'initial_s' and "
+                             "'increment_s' (real time), not both");
+    choice.per_move_s = clock_seconds(*clock, "per_move_s", kMinPerMoveSeconds, kMaxPerMoveSeconds,
+                                      "seconds for each move: 1 minute to 14 days");
+    return choice;
+  }
+  choice.initial_s = clock_seconds(*clock, "initial_s", kMinInitialSeconds, kMaxInitialSeconds,
+                                   "each player's seconds at the start: 10 s to 3 hours");
+  if (has("increment_s"))
+    choice.increment_s = clock_seconds(*clock, "increment_s", 0, kMaxIncrementSeconds,
+                                       "seconds added after each move: 0 to 60");
+  return choice;
+}
+
 CreateRoom parse_create_room(const Fields& f) {
   CreateRoom create;
   create.game = f.string("game");
@@ -130,6 +194,8 @@ CreateRoom parse_create_room(const Fields& f) {
     create.grace_seconds = grace->get<int>();
   }
   create.choice = f.seat_choice();
+  create.bots = parse_bots(f, create.choice);
+  create.clock = parse_clock(f);
   return create;
 }
 
@@ -158,6 +224,8 @@ ClientMessage parse_body(std::string_view type, const Fields& f) {
   if (type == "concede") return Concede{f.string("room")};
   if (type == "plex") return Plex{f.string("room"), f.string("window")};
   if (type == "claim_abandon") return ClaimAbandon{f.string("room")};
+  if (type == "add_bot") return AddBot{f.string("room"), parse_bot_seat(f)};
+  if (type == "rematch") return Rematch{f.string("room")};
   fail(Code::unknown_type, "unknown message type '" + std::string(type) + "'");
 }
 
@@ -235,7 +303,8 @@ Parsed parse_client_message(std::string_view text) {
 std::string_view type_name(const ClientMessage& message) {
   static constexpr std::string_view kTypes[] = {
       "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",
-      "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon"};
+      "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon",
+      "add_bot", "rematch"};
   static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
   return kTypes[message.index()];
 }

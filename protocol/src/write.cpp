@@ -17,7 +17,7 @@ Json seat_json(const SeatView& seat) {
               {"player_id", taken ? Json(seat.player_id) : Json()},
               {"name", taken ? Json(seat.name) : Json()},
               {"connected", seat.connected},
-              {"bot", seat.bot}};
+              {"bot", seat.bot > 0 ? Json(seat.bot) : Json(false)}};
   if (!seat.grace_until.empty()) out["grace_until"] = seat.grace_until;
   return out;
 }
@@ -29,7 +29,8 @@ Json to_json(const RoomSummary& summary) {
   for (const auto& seat : summary.seats) seats.push_back(seat_json(seat));
   return Json{{"id", summary.id},         {"game", summary.game},
               {"options", summary.options}, {"status", summary.status},
-              {"seats", std::move(seats)}, {"spectators", summary.spectators}};
+              {"seats", std::move(seats)}, {"spectators", summary.spectators},
+              {"time_control", summary.time_control}};
 }
 
 Json to_json(const RoomView& room) {
@@ -43,8 +44,11 @@ Json to_json(const RoomView& room) {
   out["status"] = room.summary.status;
   out["seats"] = std::move(summary["seats"]);
   out["spectators"] = room.summary.spectators;
+  out["time_control"] = room.summary.time_control;
   out["version"] = room.version;
   out["state"] = room.state;
+  out["clock"] = room.clock;
+  if (!room.rematch.empty()) out["rematch"] = room.rematch;
   return out;
 }
 
@@ -132,6 +136,13 @@ std::string write_plex_open(std::string_view room, std::string_view window,
   out["window"] = window;
   out["deadline_ms"] = deadline_ms;
   out["mover"] = mover;
+  return to_json_text(out);
+}
+
+std::string write_rematch(std::string_view room, const std::vector<int>& seats) {
+  Json out = message("rematch", {});
+  out["room"] = room;
+  out["seats"] = seats;
   return to_json_text(out);
 }
 

@@ -52,6 +52,9 @@ struct Options {
   double seconds = 5;
   int server_threads = 2;
   int rounds = 3;
+  int bot_rooms = 0;   // > 0: the impact mode (games against the computer beside the rooms)
+  int bot_level = 5;
+  int bot_threads = 1;
 };
 
 // ---- the bare echo server --------------------------------------------------------------
@@ -119,9 +122,10 @@ class ServerProcess {
     if (pid_ == 0) {
       dup2(out[1], 1);
       const std::string threads = std::to_string(options.server_threads);
+      const std::string bot_threads = std::to_string(options.bot_threads);
       execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", db.c_str(),
             "--threads", threads.c_str(), "--rate-limit", "1000000", "--log-level", "warn",
-            static_cast<char*>(nullptr));
+            "--bot-threads", bot_threads.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     close(out[1]);
@@ -367,6 +371,59 @@ class Table {
   Clock::time_point last_sent_{};
 };
 
+// A person playing the computer at Cups who answers at once: the bot of the room is always
+// searching, which is the load whose effect on the other rooms the impact mode measures.
+class BotTable {
+ public:
+  BotTable(net::io_context& io, unsigned short port, int level, unsigned seed)
+      : player_(io, port), level_(level), rng_(seed) {
+    player_.start([this](std::string_view text) { on_message(text); });
+  }
+  void start() {
+    player_.send(R"({"type":"hello","id":"h","name":"Bot load"})");
+    new_game();
+  }
+  void stop() { player_.close(); }
+
+ private:
+  void new_game() {
+    player_.send(R"({"type":"create_room","id":"c","game":"cups","private":true,"options":{"cups_per_side":6},)"
+                 R"("bots":[{"seat":1,"level":)" + std::to_string(level_) + "}]}");
+  }
+
+  void on_message(std::string_view text) {
+    if (text.starts_with(R"({"type":"error")")) throw std::runtime_error("the server refused: " + std::string(text));
+    if (text.starts_with(R"({"type":"update")")) {  // the reply to our move, or the bot's move
+      const MoveReply reply = scan_update(text);
+      if (reply.version <= version_) return;
+      version_ = reply.version;
+      return answer(reply);
+    }
+    if (text.starts_with(R"({"type":"room","id":"c")")) {  // the new game, started at once
+      const Json message = Json::parse(text);
+      const Json& state = message["room"]["state"];
+      room_ = message["room"]["id"];
+      version_ = 0;
+      answer({0, state["to_move"].get<int>(), false, state["legal"].get<std::vector<std::string>>()});
+    }
+  }
+
+  void answer(const MoveReply& reply) {
+    if (reply.over) return new_game();
+    if (reply.to_move != 0) return;  // the bot's turn
+    const std::string& token =
+        reply.legal.at(std::uniform_int_distribution<std::size_t>(0, reply.legal.size() - 1)(rng_));
+    player_.send(R"({"type":"move","id":"b","room":")" + room_ + R"(","expected_version":)" +
+                 std::to_string(version_) + R"(,"tokens":")" + token + "\"}");
+  }
+
+  Connection player_;
+  int level_;
+  std::mt19937 rng_;
+  std::string room_;
+  std::int64_t version_ = 0;
+};
+
 struct Result {
   double per_second = 0;
   double p50_us = 0;
@@ -389,13 +446,18 @@ double percentile(std::vector<double>& sorted, double p) {
   return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(p * static_cast<double>(sorted.size())))];
 }
 
-// Runs N tables against `port` for a warm-up second and then `seconds` of measurement.
-Result run(unsigned short port, bool echo, const Options& options, double pace_seconds) {
+// Runs N tables against `port` for a warm-up second and then `seconds` of measurement, with
+// `bot_rooms` games against the computer beside them (not measured).
+Result run(unsigned short port, bool echo, const Options& options, double pace_seconds, int bot_rooms = 0) {
   net::io_context io;
   Measure measure;
   std::vector<std::unique_ptr<Table>> tables;
   for (int i = 0; i < options.rooms; ++i)
     tables.push_back(std::make_unique<Table>(io, port, echo, measure, pace_seconds, static_cast<unsigned>(i + 1)));
+  std::vector<std::unique_ptr<BotTable>> bot_tables;
+  for (int i = 0; i < bot_rooms; ++i)
+    bot_tables.push_back(std::make_unique<BotTable>(io, port, options.bot_level, static_cast<unsigned>(1000 + i)));
+  for (auto& table : bot_tables) table->start();
   for (auto& table : tables) table->start();
   io.run_for(std::chrono::seconds(1));
   measure.recording = true;
@@ -408,6 +470,7 @@ Result run(unsigned short port, bool echo, const Options& options, double pace_s
   const double process_cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - process_cpu_before;
   measure.recording = false;
   for (auto& table : tables) table->stop();
+  for (auto& table : bot_tables) table->stop();
   io.run_for(std::chrono::milliseconds(100));
   Result result;
   result.per_second = static_cast<double>(measure.completed) / elapsed;
@@ -448,12 +511,16 @@ struct ServerFigures {
   double moves = 0;
   double moves_within_1ms = 0;
   double moves_within_2ms = 0;
+  double bot_moves = 0;
+  double bot_thinks = 0;
+  double bot_think_seconds = 0;
 
   ServerFigures operator-(const ServerFigures& before) const {
     return {commits - before.commits, commit_seconds - before.commit_seconds,
             commits_within_1ms - before.commits_within_1ms, commits_within_2ms - before.commits_within_2ms,
             moves - before.moves, moves_within_1ms - before.moves_within_1ms,
-            moves_within_2ms - before.moves_within_2ms};
+            moves_within_2ms - before.moves_within_2ms, bot_moves - before.bot_moves,
+            bot_thinks - before.bot_thinks, bot_think_seconds - before.bot_think_seconds};
   }
 };
 
@@ -477,7 +544,9 @@ ServerFigures read_server_figures(unsigned short port) {
   };
   const std::string commit = "mancala_db_commit_seconds", move = "mancala_move_latency_seconds";
   return {value(commit + "_count"), value(commit + "_sum"), bucket(commit, "0.001"), bucket(commit, "0.002"),
-          value(move + "_count"), bucket(move, "0.001"), bucket(move, "0.002")};
+          value(move + "_count"), bucket(move, "0.001"), bucket(move, "0.002"),
+          value("mancala_bot_moves_total"), value("mancala_bot_think_seconds_count"),
+          value("mancala_bot_think_seconds_sum")};
 }
 
 void print_server_figures(const ServerFigures& figures) {
@@ -539,6 +608,38 @@ Round run_round(const Options& options) {
   return round;
 }
 
+// The impact of computer players on everybody else: the person-vs-person rooms at half load
+// alone, then at the same pace with `bot_rooms` games against the computer running beside them
+// (and the same at full load). Returns the p99 at half load with bots over the p99 without.
+double run_impact_round(const Options& options) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mancala-loadgen-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  double ratio = 0;
+  {
+    ServerProcess server(options, (dir / "load.db").string());
+    const Result full = run(server.port(), false, options, 0);
+    print("rooms alone, full load", full);
+    const double pace = options.rooms / (full.per_second / 2);
+    const Result alone = run(server.port(), false, options, pace);
+    print("rooms alone, half load", alone);
+    const ServerFigures before = read_server_figures(server.port());
+    const Result with_bots = run(server.port(), false, options, pace, options.bot_rooms);
+    const ServerFigures during = read_server_figures(server.port()) - before;
+    print("with bot games, half load", with_bots);
+    std::printf("    bot moves: %.0f (%.1f /s), mean think %.1f ms\n", during.bot_moves,
+                during.bot_moves / (options.seconds + 1),
+                1000 * during.bot_think_seconds / std::max(1.0, during.bot_thinks));
+    print_histogram(with_bots);
+    const Result full_with_bots = run(server.port(), false, options, 0, options.bot_rooms);
+    print("with bot games, full load", full_with_bots);
+    ratio = with_bots.p99_us / alone.p99_us;
+    std::printf("    p99 at half load: with bots / alone = %.2f; moves/s at full load: with bots / alone = %.2f\n",
+                ratio, full_with_bots.per_second / full.per_second);
+  }
+  std::filesystem::remove_all(dir);
+  return ratio;
+}
+
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -550,11 +651,31 @@ Options parse(int argc, char** argv) {
     else if (flag == "--seconds") options.seconds = std::stod(value);
     else if (flag == "--threads") options.server_threads = std::stoi(value);
     else if (flag == "--rounds") options.rounds = std::stoi(value);
+    else if (flag == "--bot-rooms") options.bot_rooms = std::stoi(value);
+    else if (flag == "--bot-level") options.bot_level = std::stoi(value);
+    else if (flag == "--bot-threads") options.bot_threads = std::stoi(value);
     else throw std::invalid_argument("unknown flag " + flag);
   }
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
     throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
+  if (options.bot_rooms < 0 || options.bot_level < 1 || options.bot_level > 5 || options.bot_threads < 1)
+    throw std::invalid_argument("--bot-rooms must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
   return options;
+}
+
+int run_impact(const Options& options) {
+  std::printf("%d rooms of two players (one move in flight each) beside %d Cups games against the computer "
+              "at level %d (%d bot threads), %.0f s per run, %d server threads, %d rounds\n",
+              options.rooms, options.bot_rooms, options.bot_level, options.bot_threads, options.seconds,
+              options.server_threads, options.rounds);
+  std::vector<double> ratios;
+  for (int round = 1; round <= options.rounds; ++round) {
+    std::printf("-- round %d\n", round);
+    ratios.push_back(run_impact_round(options));
+  }
+  std::printf("median of %d rounds: p99 at half load with bot games / without = %.2f (goal < 2)\n",
+              options.rounds, median(ratios));
+  return 0;
 }
 
 }  // namespace
@@ -565,10 +686,12 @@ int main(int argc, char** argv) {
     options = parse(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "mancala-loadgen: " << e.what()
-              << "\nusage: mancala-loadgen [--server PATH] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n";
+              << "\nusage: mancala-loadgen [--server PATH] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
+                 "                       [--bot-rooms N [--bot-level L] [--bot-threads T]]\n";
     return 2;
   }
   try {
+    if (options.bot_rooms > 0) return run_impact(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads, %d rounds\n",
                 options.rooms, options.seconds, options.server_threads, options.rounds);
     std::vector<double> ratios, p99_ratios;

@@ -1,5 +1,9 @@
 #include "config.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <thread>
 
@@ -13,10 +17,21 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --static DIR        folder of the web client (default web-client)
   --allow-origin O    an extra allowed Origin for WebSocket upgrades (repeatable)
   --threads N         I/O threads (default: number of cores)
+  --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
+                      them (their searches wait in the queue), for tests and maintenance
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
   --backup FILE       write a consistent copy of the database to FILE, then exit
+  --public-url URL    the address people open, e.g. https://mancala.example; then only its
+                      origin (and --allow-origin) may open a WebSocket, whatever Host says.
+                      Without it only a loopback or --bind Host vouches for its own origin
+  --max-connections N open WebSockets at most; more upgrades get HTTP 503 (default: the file
+                      descriptor limit minus 100 kept for the database and HTTP, at least 16)
+  --waiting-room-ttl S seconds a room may wait for its players before it is removed
+                      (default 86400, a day)
+  --clock-speed K     for tests only: game clocks and grace times run K times faster
+                      (1-1000, default 1), so a test sees a timeout without waiting for it
   --help              this text
 )";
 
@@ -29,6 +44,29 @@ long parse_integer(const std::string& flag, const std::string& text, long min, l
     throw UsageError(flag + " needs an integer from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", got '" + text + "'");
   return value;
+}
+
+// "https://Mancala.example:8443/play/" -> "https://mancala.example:8443", the form browsers
+// send as Origin.
+std::string origin_of_url(const std::string& url) {
+  std::string lower = url;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const auto scheme_end = lower.find("://");
+  const std::string scheme = scheme_end == std::string::npos ? "" : lower.substr(0, scheme_end);
+  const std::string authority =
+      scheme_end == std::string::npos ? "" : lower.substr(scheme_end + 3, lower.find_first_of("/?#", scheme_end + 3) - scheme_end - 3);
+  if ((scheme != "http" && scheme != "https") || authority.empty() || authority.find('@') != std::string::npos)
+    throw UsageError("--public-url needs an http:// or https:// URL such as https://mancala.example, got '" + url + "'");
+  return scheme + "://" + authority;
+}
+
+// Each WebSocket holds a descriptor; the rest of the limit is kept for SQLite (its files, WAL
+// and readers), plain HTTP connections and the process itself.
+std::int64_t default_max_connections() {
+  constexpr std::int64_t kKeptForTheRest = 100;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 10000;
+  return std::max<std::int64_t>(16, static_cast<std::int64_t>(limit.rlim_cur) - kKeptForTheRest);
 }
 
 }  // namespace
@@ -49,8 +87,17 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--static") config.static_root = value();
     else if (flag == "--allow-origin") config.allowed_origins.push_back(value());
     else if (flag == "--threads") config.threads = static_cast<int>(parse_integer(flag, value(), 1, 256));
+    else if (flag == "--bot-threads") config.bot_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
+    else if (flag == "--public-url") {
+      const std::string url = value();  // empty: not set, so that a blank setting can be passed on
+      config.public_origin = url.empty() ? "" : origin_of_url(url);
+    }
+    else if (flag == "--max-connections") config.max_connections = parse_integer(flag, value(), 1, 1000000);
+    else if (flag == "--waiting-room-ttl")
+      config.waiting_room_ttl_seconds = static_cast<int>(parse_integer(flag, value(), 1, 365 * 24 * 60 * 60));
+    else if (flag == "--clock-speed") config.clock_speed = static_cast<double>(parse_integer(flag, value(), 1, 1000));
     else if (flag == "--log-level") {
       try {
         config.log_level = parse_log_level(value());
@@ -62,6 +109,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (config.db.empty()) throw UsageError("--db needs a file name or :memory:");
+  if (config.max_connections == 0) config.max_connections = default_max_connections();
   return config;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // The command line of mancala-server (see cli.md and server/README.md).
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,9 +16,14 @@ struct Config {
   std::string static_root = "web-client";
   std::vector<std::string> allowed_origins;
   int threads = 1;
+  int bot_threads = 1;  // worker threads for computer players' searches
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit
+  std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
+  std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
+  int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this
+  double clock_speed = 1;  // --clock-speed K, tests only: game clocks and grace times run K times faster
   bool help = false;
 };
 

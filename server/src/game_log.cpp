@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "room_clock.hpp"
+
 namespace mancala::server {
 namespace {
 
@@ -10,7 +12,7 @@ namespace {
 bool recorded_event(const Json& event) {
   static constexpr std::string_view kKinds[] = {"pass",    "refill", "plex_open", "plex_result",
                                                 "concede", "resign", "round_end", "game_end",
-                                                "illegal_move"};
+                                                "illegal_move", "timeout"};
   const auto it = event.find("event");
   if (it == event.end() || !it->is_string()) return false;
   const auto& kind = it->get_ref<const std::string&>();
@@ -23,6 +25,7 @@ Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_
   if (kind == "move") return match.play(seat, tokens);
   if (kind == "resign" || kind == "abandon") return match.resign(seat);
   if (kind == "concede") return match.concede(seat);
+  if (kind == "timeout") return match.timeout(seat);
   if (kind == "plex") return match.claim_plex(seat);
   if (kind == "plex_timeout") return match.plex_timeout();
   throw EngineError(ErrorCode::bad_request, "unknown stored action '" + std::string(kind) + "'");
@@ -45,6 +48,7 @@ Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
 }
 
 protocol::Update make_update(std::string_view room, const StoredAction& action, Json state) {
+  state["clock"] = action.clock;  // as it stood right after this update
   return protocol::Update{std::string(room), action.version, action.seat,  action.kind,
                           action.tokens,     action.events,  std::move(state)};
 }
@@ -60,6 +64,7 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
     head["version"] = action.version;
     head["at"] = action.at;
     head["events"] = action.events;
+    if (!action.clock.is_null()) head["clock"] = action.clock;
     turns.push_back(std::move(head));
     for (std::size_t i = is_move ? 0 : 1; i < action.events.size(); ++i)
       if (recorded_event(action.events[i])) turns.push_back(action.events[i]);
@@ -73,17 +78,25 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
               {"players", std::move(players)},
               {"draws", meta.draws},
               {"status", meta.status},
+              {"time_control", meta.clock},
               {"started", meta.started.empty() ? Json() : Json(meta.started)},
               {"finished", meta.finished.empty() ? Json() : Json(meta.finished)},
               {"turns", std::move(turns)},
               {"rounds", match.game().rounds()},
-              {"result", match.game().result()}};
+              {"result", match.result()}};
 }
 
 Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions) {
   Json states = Json::array();
-  states.push_back(opening(meta).state());
-  replay(meta, actions, [&](const Match& match, const StoredAction&) { states.push_back(match.state()); });
+  const Match start = opening(meta);
+  Json first = start.state();
+  first["clock"] = opening_clock_view(meta, start);
+  states.push_back(std::move(first));
+  replay(meta, actions, [&](const Match& match, const StoredAction& action) {
+    Json state = match.state();
+    state["clock"] = action.clock;
+    states.push_back(std::move(state));
+  });
   return states;
 }
 

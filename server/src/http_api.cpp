@@ -1,5 +1,6 @@
 #include "http_api.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <map>
 
@@ -25,14 +26,30 @@ StringResponse json_response(const HttpRequest& request, http::status status, co
   return text_response(request, status, "application/json", to_json_text(body));
 }
 
+// Built so that it cannot throw itself: it answers from catch blocks.
+StringResponse error_response(const HttpRequest& request, http::status status, const std::string& message) {
+  const Json body{{"error", message}};
+  return text_response(request, status, "application/json",
+                       body.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// Anything decoded from the request may end up in a JSON answer (an id in "no game '…'"), and
+// JSON holds only UTF-8: other bytes are refused here rather than failing the answer later.
+std::optional<std::string> decode_utf8(std::string_view text, bool plus_is_space) {
+  auto decoded = url_decode(text, plus_is_space);
+  if (decoded && !is_valid_utf8(*decoded))
+    throw HttpError{http::status::bad_request, "the URL is not valid UTF-8 once percent-decoded"};
+  return decoded;
+}
+
 Query parse_query(std::string_view query) {
   Query out;
   while (!query.empty()) {
     const auto end = std::min(query.find('&'), query.size());
     const auto pair = query.substr(0, end);
     const auto equals = pair.find('=');
-    const auto key = url_decode(pair.substr(0, equals), true);
-    const auto value = url_decode(equals == std::string_view::npos ? "" : pair.substr(equals + 1), true);
+    const auto key = decode_utf8(pair.substr(0, equals), true);
+    const auto value = decode_utf8(equals == std::string_view::npos ? "" : pair.substr(equals + 1), true);
     if (!key || !value) throw HttpError{http::status::bad_request, "malformed query string"};
     out[*key] = *value;
     query.remove_prefix(std::min(end + 1, query.size()));
@@ -53,8 +70,12 @@ std::int64_t parse_integer(const std::string& name, const std::string& text, std
 // The player presenting `Authorization: Bearer <token>`, if any.
 std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
   const std::string_view header = to_std(request[http::field::authorization]);
-  constexpr std::string_view kBearer = "Bearer ";
-  if (header.size() <= kBearer.size() || header.substr(0, kBearer.size()) != kBearer) return "";
+  constexpr std::string_view kBearer = "bearer ";
+  // The scheme is case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" are Bearer too.
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  if (header.size() <= kBearer.size() ||
+      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
+    return "";
   const auto player = context.players.find_by_token(
       std::string_view(header.data() + kBearer.size(), header.size() - kBearer.size()));
   return player ? player->id : "";
@@ -67,7 +88,8 @@ Json summary_json(const GameMeta& meta) {
   return Json{{"id", meta.id},           {"game", meta.game},
               {"options", meta.options}, {"players", std::move(players)},
               {"status", meta.status},   {"started", text_or_null(meta.started)},
-              {"finished", text_or_null(meta.finished)}, {"result", meta.result}};
+              {"finished", text_or_null(meta.finished)}, {"result", meta.result},
+              {"time_control", meta.clock}};
 }
 
 Json list_games(const Query& query, const std::string& viewer, Storage& storage) {
@@ -141,7 +163,7 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
     const bool positions = rest.size() > kPositions.size() &&
                            rest.substr(rest.size() - kPositions.size()) == kPositions;
     if (positions) rest.remove_suffix(kPositions.size());
-    const auto id = url_decode(rest);
+    const auto id = decode_utf8(rest, false);
     if (!id || id->empty() || id->find('/') != std::string::npos)
       throw HttpError{http::status::not_found, "no such endpoint"};
     const StoredGame game = visible_game(*id, viewer, context.storage);
@@ -181,11 +203,10 @@ StringResponse handle_api(const HttpRequest& request, const HttpContext& context
   try {
     return route(request, context);
   } catch (const HttpError& e) {
-    return json_response(request, e.status, Json{{"error", e.message}});
+    return error_response(request, e.status, e.message);
   } catch (const std::exception& e) {
     log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
-    return json_response(request, http::status::internal_server_error,
-                         Json{{"error", "the server could not answer this request"}});
+    return error_response(request, http::status::internal_server_error, "the server could not answer this request");
   }
 }
 

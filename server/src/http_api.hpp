@@ -21,6 +21,10 @@ struct HttpContext {
   std::string static_root;
   std::vector<std::string> allowed_origins;
   int rate_limit;  // messages a second per WebSocket
+  // The Origin check (see origin_allowed): --public-url's origin, or empty; and --bind.
+  std::string public_origin;
+  std::string bind_address;
+  std::int64_t max_connections;  // open WebSockets beyond which upgrades get 503
 };
 
 using HttpRequest = http::request<http::string_body>;

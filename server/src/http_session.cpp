@@ -1,5 +1,8 @@
 #include "http_session.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "hub.hpp"
 #include "log.hpp"
 #include "static_files.hpp"
@@ -10,16 +13,37 @@ namespace {
 
 constexpr auto kHttpTimeout = std::chrono::seconds(30);
 
+// The host name of a Host header value: "[::1]:8080" -> "::1", "example.org:80" -> "example.org".
+std::string host_name(std::string_view host) {
+  if (!host.empty() && host.front() == '[') return std::string(host.substr(1, host.find(']') - 1));
+  return std::string(host.substr(0, host.find(':')));
+}
+
+bool is_local_host(const std::string& name, const std::string& bind_address) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "localhost" || lower.ends_with(".localhost")) return true;
+  error_code error;
+  const auto address = net::ip::make_address(lower, error);
+  if (error) return false;
+  if (address.is_loopback()) return true;
+  // The bind address vouches for itself only when it is one address, not "any".
+  const auto bound = net::ip::make_address(bind_address, error);
+  return !error && !bound.is_unspecified() && bound == address;
+}
+
 }  // namespace
 
-bool origin_allowed(const HttpRequest& request, const std::vector<std::string>& allowed) {
+bool origin_allowed(const HttpRequest& request, const std::vector<std::string>& allowed,
+                    const std::string& public_origin, const std::string& bind_address) {
   const auto found = request.find(http::field::origin);
   if (found == request.end()) return true;  // not a browser
   const std::string_view origin = to_std(found->value());
-  const std::string_view host = to_std(request[http::field::host]);
-  if (!host.empty() && (origin == "http://" + std::string(host) || origin == "https://" + std::string(host)))
-    return true;
-  return std::find(allowed.begin(), allowed.end(), origin) != allowed.end();
+  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return true;
+  if (!public_origin.empty()) return origin == public_origin;
+  const std::string host(to_std(request[http::field::host]));
+  if (host.empty() || !is_local_host(host_name(host), bind_address)) return false;
+  return origin == "http://" + host || origin == "https://" + host;
 }
 
 HttpSession::HttpSession(tcp::socket&& socket, const HttpContext& context)
@@ -38,6 +62,9 @@ void HttpSession::read_request() {
 }
 
 void HttpSession::on_read(const error_code& error) {
+  // Say why before closing: a silent close looks like a network fault to the client.
+  if (error == http::error::header_limit) return refuse_oversized(http::status::request_header_fields_too_large);
+  if (error == http::error::body_limit) return refuse_oversized(http::status::payload_too_large);
   if (error) {
     log_io_error(error, "http read");
     error_code ignored;
@@ -47,16 +74,65 @@ void HttpSession::on_read(const error_code& error) {
   respond(parser_->release());
 }
 
+void HttpSession::refuse_oversized(http::status status) {
+  log_info("request_too_large", {{"status", static_cast<int>(status)}});
+  HttpRequest request;  // what was read of it is not to be trusted
+  request.version(11);
+  auto response = text_response(request, status, "text/plain",
+                                status == http::status::payload_too_large
+                                    ? "the request body is over " + std::to_string(kMaxRequestBytes) + " bytes\n"
+                                    : std::string("the request headers are too large\n"));
+  response.keep_alive(false);
+  drain_after_write_ = true;
+  send(std::move(response));
+}
+
+// Closing a socket with unread input makes the kernel send a reset, which can destroy the answer
+// before the client reads it; so read the rest away (for a bounded time) after shutting down.
+void HttpSession::drain_then_close() {
+  error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream_.expires_after(std::chrono::seconds(2));
+  buffer_.consume(buffer_.size());
+  stream_.async_read_some(buffer_.prepare(16 * 1024), [self = shared_from_this()](const error_code& error, std::size_t) {
+    if (!error) self->drain_then_close();
+  });
+}
+
+// No exception may leave a completion handler: it would end the whole process.
 void HttpSession::respond(HttpRequest request) {
+  const std::string target(to_std(request.target()));
+  try {
+    route(std::move(request));
+  } catch (const std::exception& e) {
+    log_error("http_fault", {{"target", target}, {"message", e.what()}});
+    HttpRequest fallback;
+    fallback.version(11);
+    auto response = text_response(fallback, http::status::internal_server_error, "text/plain",
+                                  "the server could not answer this request\n");
+    response.keep_alive(false);
+    send(std::move(response));
+  }
+}
+
+void HttpSession::route(HttpRequest request) {
   const std::string_view target = to_std(request.target());
   const std::string_view path = target.substr(0, target.find('?'));
   if (websocket::is_upgrade(request)) {
     if (path != "/ws")
       return send(text_response(request, http::status::not_found, "text/plain", "WebSocket is at /ws\n"));
-    if (!origin_allowed(request, context_.allowed_origins)) {
+    if (!origin_allowed(request, context_.allowed_origins, context_.public_origin, context_.bind_address)) {
       log_info("origin_refused", {{"origin", std::string(to_std(request[http::field::origin]))}});
       auto response = text_response(request, http::status::forbidden, "text/plain",
                                     "this Origin may not open a WebSocket here\n");
+      response.keep_alive(false);
+      return send(std::move(response));
+    }
+    if (context_.metrics.connections.load() >= context_.max_connections) {
+      log_warn("connection_limit", {{"max_connections", context_.max_connections}});
+      auto response = text_response(request, http::status::service_unavailable, "text/plain",
+                                    "the server has all the connections it can take; try again later\n");
+      response.set(http::field::retry_after, "5");
       response.keep_alive(false);
       return send(std::move(response));
     }
@@ -116,6 +192,7 @@ void HttpSession::send(http::response<Body> response) {
 void HttpSession::on_write(bool keep_alive, const error_code& error) {
   response_.reset();
   if (error) return log_io_error(error, "http write");
+  if (drain_after_write_) return drain_then_close();
   if (!keep_alive) {
     error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);

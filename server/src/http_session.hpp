@@ -10,7 +10,12 @@
 namespace mancala::server {
 
 // Whether a WebSocket upgrade with this request's Origin may proceed (protocol.md, Transport).
-bool origin_allowed(const HttpRequest& request, const std::vector<std::string>& allowed);
+// A request without Origin is not from a browser and may. Otherwise the Origin must be one of
+// `allowed`, or `public_origin` when that is set; when it is not, the origin the Host header
+// names is accepted only if that host is a loopback name or address or `bind_address`, so that
+// a DNS name pointed at this machine (DNS rebinding) cannot vouch for itself.
+bool origin_allowed(const HttpRequest& request, const std::vector<std::string>& allowed,
+                    const std::string& public_origin, const std::string& bind_address);
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
@@ -23,6 +28,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void read_request();
   void on_read(const error_code& error);
   void respond(HttpRequest request);
+  void route(HttpRequest request);
+  void refuse_oversized(http::status status);
+  void drain_then_close();
   void serve_static(const HttpRequest& request);
   template <class Body>
   void send(http::response<Body> response);
@@ -32,6 +40,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<void> response_;  // kept alive until written
+  bool drain_after_write_ = false;  // the request was refused unread: read it away before closing
   const HttpContext& context_;
 };
 

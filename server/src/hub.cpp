@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "game_log.hpp"
+#include "mancala/bot.hpp"
 #include "identity.hpp"
 #include "log.hpp"
 #include "random.hpp"
+#include "rematch.hpp"
 #include "storage.hpp"
 
 namespace mancala::server {
@@ -23,24 +25,40 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
+// create_room's clock as GameMeta::clock stores it; null for none.
+Json clock_settings(const std::optional<protocol::ClockChoice>& clock) {
+  if (!clock) return Json();
+  const auto settings = clock->correspondence()
+                            ? ClockSettings::correspondence(std::chrono::seconds(clock->per_move_s))
+                            : ClockSettings::real_time(std::chrono::seconds(clock->initial_s),
+                                                       std::chrono::seconds(clock->increment_s));
+  return settings.to_json();
+}
+
 }  // namespace
 
-Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics)
+Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics,
+         BotPool& bot_pool)
     : io_(io),
       storage_(storage),
       players_(players),
       metrics_(metrics),
+      bot_pool_(bot_pool),
       lobby_strand_(net::make_strand(io)),
-      lobby_timer_(lobby_strand_) {}
+      lobby_timer_(lobby_strand_),
+      expiry_timer_(lobby_strand_),
+      alive_timer_(lobby_strand_) {}
 
-Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_}; }
+Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_}; }
 
 void Hub::restore_rooms() {
   int restored = 0;
+  const std::string alive = storage_.load_last_alive();
   for (auto& stored : storage_.load_unfinished_games()) {
     try {
       std::vector<PlayerRef> seats(static_cast<std::size_t>(opening(stored.meta).game().players()));
       for (const auto& seat : stored.meta.seats) {
+        if (seat.bot_level > 0) continue;  // the room seats its computer players itself
         auto player = players_.find(seat.player_id);
         if (!player || seat.seat < 0 || static_cast<std::size_t>(seat.seat) >= seats.size())
           throw std::runtime_error("seat " + std::to_string(seat.seat) + " does not fit the game");
@@ -48,7 +66,10 @@ void Hub::restore_rooms() {
       }
       Match match = replay(stored.meta, stored.actions);
       const std::int64_t version = stored.actions.empty() ? 0 : stored.actions.back().version;
-      auto room = std::make_shared<Room>(services(), stored.meta, std::move(match), version, seats);
+      // The clock as last stored, charged up to the last moment the server was known to run.
+      const Json clock_view = charged_until(
+          stored.actions.empty() ? opening_clock_view(stored.meta, match) : stored.actions.back().clock, alive);
+      auto room = std::make_shared<Room>(services(), stored.meta, std::move(match), version, seats, clock_view);
       add_room(room);
       for (const auto& player : seats)
         if (player) seat_index(player->id, room->id(), true);
@@ -146,6 +167,8 @@ void Hub::handle(Caller caller, protocol::ClientMessage message) {
           [&](protocol::Concede& m) { in_room(m.room, [&](Room& r) { r.concede(caller); }); },
           [&](protocol::Plex& m) { in_room(m.room, [&](Room& r) { r.plex(caller, std::move(m.window)); }); },
           [&](protocol::ClaimAbandon& m) { in_room(m.room, [&](Room& r) { r.claim_abandon(caller); }); },
+          [&](protocol::AddBot& m) { in_room(m.room, [&](Room& r) { r.add_bot(caller, m.bot); }); },
+          [&](protocol::Rematch& m) { in_room(m.room, [&](Room& r) { r.rematch(caller); }); },
       },
       message);
 }
@@ -160,6 +183,17 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
   const int seats = match->game().players();
   if (create.choice.seat && *create.choice.seat >= seats)
     return caller.fail(Code::bad_request, "this game has seats 0.." + std::to_string(seats - 1));
+  for (const auto& bot : create.bots)
+    if (bot.seat >= seats)
+      return caller.fail(Code::bad_request, "'bots' names seat " + std::to_string(bot.seat) +
+                                                "; this game has seats 0.." + std::to_string(seats - 1));
+  if (create.choice.spectate && static_cast<int>(create.bots.size()) >= seats)
+    return caller.fail(Code::bad_request,
+                       "at least one seat must be a person's: leave a seat free or take one yourself");
+  if (!reserve_room_for(caller.player->id))
+    return caller.fail(Code::too_many_rooms,
+                       "you already hold " + std::to_string(kMaxWaitingRoomsPerPlayer) +
+                           " rooms that wait for players; start or leave one of them first");
   GameMeta meta;
   meta.id = random_text(kRoomIdCharacters);
   meta.game = create.game;
@@ -168,21 +202,102 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
   meta.is_private = create.is_private;
   if (create.is_private) meta.invite = random_text(kInviteCharacters);
   meta.grace_seconds = create.grace_seconds;
+  meta.clock = clock_settings(create.clock);
   meta.created = now_utc();
   std::optional<int> creator_seat;
   if (!create.choice.spectate) {
     creator_seat = create.choice.seat.value_or(0);
     meta.seats.push_back({*creator_seat, caller.player->id, caller.player->name});
   }
+  for (const auto& bot : create.bots) meta.seats.push_back({bot.seat, "", bots::display_name(bot.level), bot.level});
+  if (static_cast<int>(meta.seats.size()) == seats) {  // computer players took every other seat
+    meta.status = "playing";
+    meta.started = format_utc(time_.now());  // the clock's time: version 0 of its history
+  }
   storage_.create_game(meta, [this, caller, meta, match, creator_seat, seats](bool stored) {
-    if (!stored) return caller.fail(Code::internal, "the room could not be stored; try again");
+    if (!stored) {
+      end_reservation(caller.player->id, nullptr);
+      return caller.fail(Code::internal, "the room could not be stored; try again");
+    }
     std::vector<PlayerRef> players(static_cast<std::size_t>(seats));
     if (creator_seat) players[static_cast<std::size_t>(*creator_seat)] = caller.player;
     auto room = std::make_shared<Room>(services(), meta, *match, 0, std::move(players));
     add_room(room);
     if (creator_seat) seat_index(caller.player->id, room->id(), true);
-    log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private}});
+    end_reservation(caller.player->id, &room->id());  // only now: the room counts by itself
+    log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private},
+                              {"bots", meta.seats.size() - (creator_seat ? 1 : 0)}, {"started", !meta.started.empty()}});
     room->welcome_creator(caller, creator_seat);
+  });
+}
+
+// Counts the player's waiting rooms and the ones being stored for him, so that requests sent
+// at once cannot all pass the check before the first room exists.
+bool Hub::reserve_room_for(const std::string& player_id) {
+  const std::lock_guard lock(mutex_);
+  std::set<std::string> held;
+  for (const auto* index : {&seated_rooms_, &created_rooms_})
+    if (const auto it = index->find(player_id); it != index->end()) held.insert(it->second.begin(), it->second.end());
+  int count = 0;
+  for (const auto& id : held)
+    if (const auto room = rooms_.find(id); room != rooms_.end() && room->second->status() == RoomStatus::waiting)
+      ++count;
+  int& pending = rooms_being_created_[player_id];
+  if (count + pending >= kMaxWaitingRoomsPerPlayer) {
+    if (pending == 0) rooms_being_created_.erase(player_id);
+    return false;
+  }
+  ++pending;
+  return true;
+}
+
+void Hub::end_reservation(const std::string& player_id, const std::string* created_room) {
+  const std::lock_guard lock(mutex_);
+  if (--rooms_being_created_[player_id] <= 0) rooms_being_created_.erase(player_id);
+  if (!created_room) return;
+  created_rooms_[player_id].insert(*created_room);
+  creator_of_[*created_room] = player_id;
+}
+
+void Hub::note_alive() {
+  storage_.note_alive(format_utc(time_.now()), [](bool noted) {
+    if (!noted) log_warn("alive_not_noted");
+  });
+}
+
+void Hub::note_alive_every(std::chrono::seconds interval) {
+  net::post(lobby_strand_, [this, interval] {
+    note_alive();
+    alive_timer_.expires_after(interval);
+    alive_timer_.async_wait([this, interval](const error_code& error) {
+      if (!error) note_alive_every(interval);
+    });
+  });
+}
+
+void Hub::expire_waiting_rooms_after(std::chrono::seconds ttl) {
+  net::post(lobby_strand_, [this, ttl] {
+    waiting_room_ttl_ = ttl;
+    sweep_expired_rooms();
+  });
+}
+
+// Runs on lobby_strand_, a few times per time-to-live (at most once a minute, at least every
+// quarter second), so a room goes at most a quarter of its lifetime late.
+void Hub::sweep_expired_rooms() {
+  const auto cutoff = std::chrono::system_clock::now() - waiting_room_ttl_;
+  std::vector<std::shared_ptr<Room>> waiting;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [id, room] : rooms_)
+      if (room->status() == RoomStatus::waiting) waiting.push_back(room);
+  }
+  for (const auto& room : waiting) room->expire_if_created_before(cutoff);
+  const auto interval = std::clamp<std::chrono::milliseconds>(waiting_room_ttl_ / 4, std::chrono::milliseconds(250),
+                                                             std::chrono::seconds(60));
+  expiry_timer_.expires_after(interval);
+  expiry_timer_.async_wait([this](const error_code& error) {
+    if (!error) sweep_expired_rooms();
   });
 }
 
@@ -240,8 +355,40 @@ void Hub::forget(const std::string& room_id) {
     if (it == rooms_.end()) return;
     invites_.erase(it->second->invite());
     rooms_.erase(it);
+    if (const auto creator = creator_of_.find(room_id); creator != creator_of_.end()) {
+      const auto created = created_rooms_.find(creator->second);
+      if (created != created_rooms_.end() && created->second.erase(room_id) && created->second.empty())
+        created_rooms_.erase(created);
+      creator_of_.erase(creator);
+    }
   }
   publish(room_id, std::nullopt);
+}
+
+void Hub::create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
+                         std::vector<Caller> members, std::function<void(std::string)> done) {
+  std::shared_ptr<RematchSetup> setup;
+  try {
+    const Match fresh = Match::create(old.game, old.options, random_u64());
+    setup = std::make_shared<RematchSetup>(rematch_setup(old, players, bot_levels, fresh,
+                                                         random_text(kRoomIdCharacters),
+                                                         random_text(kInviteCharacters), format_utc(time_.now())));
+  } catch (const std::exception& e) {
+    log_error("rematch_failed", {{"room", old.id}, {"message", e.what()}});
+    return done("");
+  }
+  storage_.create_game(setup->meta, [this, setup, members = std::move(members), done = std::move(done)](bool stored) {
+    if (!stored) return done("");
+    const GameMeta& meta = setup->meta;
+    auto room = std::make_shared<Room>(services(), meta, Match::restore(meta.game, meta.options, meta.draws), 0,
+                                       setup->players);
+    add_room(room);
+    for (const auto& player : setup->players)
+      if (player) seat_index(player->id, room->id(), true);
+    log_info("rematch_created", {{"room", meta.id}, {"game", meta.game}});
+    room->welcome_rematch(members);
+    done(room->id());
+  });
 }
 
 void Hub::publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) {

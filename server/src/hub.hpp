@@ -15,18 +15,27 @@
 #include "connection.hpp"
 #include "net.hpp"
 #include "room.hpp"
+#include "time_source.hpp"
 
 namespace mancala::server {
 
+class BotPool;
 class Storage;
 class PlayerDirectory;
 
 class Hub {
  public:
-  Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics);
+  Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics,
+      BotPool& bot_pool);
 
   // Rebuilds every unfinished game from the database (at start, before listening).
   void restore_rooms();
+  // Game clocks and grace times run `speed` times faster (tests only); before restore_rooms.
+  void set_clock_speed(double speed) { time_ = TimeSource(speed); }
+  // Notes in the database that the server runs, now and every `interval` (a restart charges
+  // running clocks up to the last note); note_alive once more when stopping.
+  void note_alive_every(std::chrono::seconds interval);
+  void note_alive();
 
   // A connection's `hello`. `done` receives the player (null on failure) after the reply was
   // queued; it may run on any thread.
@@ -43,11 +52,24 @@ class Hub {
   void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
   void seat_index(const std::string& player_id, const std::string& room_id, bool seated);
   void forget(const std::string& room_id);
+  // Creates the rematch of the finished game `old` (see rematch.hpp) and makes `members` its
+  // members; `done` gets the new room's id, or "" when it could not be stored.
+  void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
+                      std::vector<Caller> members, std::function<void(std::string)> done);
 
   RoomCounts room_counts() const;
 
+  // Waiting rooms one player may hold (created or seated in) before create_room is refused.
+  static constexpr int kMaxWaitingRoomsPerPlayer = 5;
+  // Starts removing rooms that have waited longer than `ttl` for their players.
+  void expire_waiting_rooms_after(std::chrono::seconds ttl);
+
  private:
   void create_room(Caller caller, protocol::CreateRoom create);
+  bool reserve_room_for(const std::string& player_id);  // false at the cap
+  // The creation reserve_room_for allowed is over; `created_room` is null when it failed.
+  void end_reservation(const std::string& player_id, const std::string* created_room);
+  void sweep_expired_rooms();
   void join_room(Caller caller, const protocol::JoinRoom& join);
   void watch_lobby(const Caller& caller);
   std::shared_ptr<Room> find_room(const std::string& id) const;
@@ -61,11 +83,16 @@ class Hub {
   Storage& storage_;
   PlayerDirectory& players_;
   Metrics& metrics_;
+  BotPool& bot_pool_;
+  TimeSource time_;
 
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
   std::unordered_map<std::string, std::string> invites_;                  // invite -> room id
   std::unordered_map<std::string, std::set<std::string>> seated_rooms_;  // player -> rooms
+  std::unordered_map<std::string, std::set<std::string>> created_rooms_;  // player -> rooms
+  std::unordered_map<std::string, std::string> creator_of_;              // room -> player
+  std::unordered_map<std::string, int> rooms_being_created_;             // player -> count
   std::map<std::string, std::pair<std::uint64_t, protocol::RoomSummary>> listed_;  // id -> (order, summary)
   std::uint64_t next_listing_ = 0;
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
@@ -76,6 +103,10 @@ class Hub {
   net::steady_timer lobby_timer_;
   bool lobby_scheduled_ = false;  // on lobby_strand_
   std::string last_lobby_text_;    // on lobby_strand_
+
+  net::steady_timer expiry_timer_;  // on lobby_strand_
+  net::steady_timer alive_timer_;   // on lobby_strand_
+  std::chrono::seconds waiting_room_ttl_{0};
 };
 
 }  // namespace mancala::server

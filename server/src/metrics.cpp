@@ -60,6 +60,11 @@ std::string Metrics::render() const {
   move_latency.render(out, "mancala_move_latency_seconds",
                       "From a move's arrival to its broadcast, commit included.");
   commit_latency.render(out, "mancala_db_commit_seconds", "One group commit, fsync included.");
+  header(out, "mancala_bot_moves_total", "counter", "Moves made by computer players.");
+  line(out, "mancala_bot_moves_total", static_cast<double>(bot_moves.load()));
+  bot_think.render(out, "mancala_bot_think_seconds", "One computer player's search, on the bot pool.");
+  header(out, "mancala_bot_queue", "gauge", "Computer players' searches waiting for a bot worker.");
+  line(out, "mancala_bot_queue", static_cast<double>(bot_queue.load()));
   header(out, "mancala_errors_total", "counter", "Error replies, by code.");
   for (int i = 0; i < protocol::kCodeCount; ++i)
     line(out, "mancala_errors_total{code=\"" + std::string(protocol::to_string(static_cast<protocol::Code>(i))) + "\"}",

@@ -42,6 +42,9 @@ class Metrics {
   Histogram move_latency;    // a move's arrival to its broadcast (validation, commit, sending)
   Histogram commit_latency;  // one group commit, BEGIN to durable COMMIT
   std::array<std::atomic<std::uint64_t>, protocol::kCodeCount> errors{};
+  std::atomic<std::uint64_t> bot_moves{0};  // computer players' moves accepted by their rooms
+  Histogram bot_think;                      // one search on the bot pool
+  std::atomic<std::int64_t> bot_queue{0};   // searches waiting for a bot worker
   std::function<RoomCounts()> room_counts;  // set by the hub
 
   void count_error(protocol::Code code) { ++errors[static_cast<std::size_t>(code)]; }

@@ -1,5 +1,8 @@
 #include "room.hpp"
 
+#include <cstdio>
+#include <ctime>
+
 #include "game_log.hpp"
 #include "hub.hpp"
 #include "log.hpp"
@@ -24,6 +27,19 @@ void fail_with(const Caller& caller, const MoveError& error) {
 
 std::string seats_text(int count) { return "0.." + std::to_string(count - 1); }
 
+// The time format_utc wrote ("2026-01-01T12:00:00.000Z"); now for anything else, so that a
+// room whose time cannot be read is never taken for old.
+SystemTime parse_utc(const std::string& text) {
+  std::tm utc{};
+  int millis = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
+                  &utc.tm_min, &utc.tm_sec, &millis) != 7)
+    return std::chrono::system_clock::now();
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
+}
+
 }  // namespace
 
 std::string_view to_string(RoomStatus status) {
@@ -36,7 +52,7 @@ std::string_view to_string(RoomStatus status) {
 }
 
 Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
-           std::vector<PlayerRef> players)
+           std::vector<PlayerRef> players, const Json& clock_view)
     : services_(services),
       strand_(net::make_strand(services.io)),
       meta_(std::move(meta)),
@@ -45,13 +61,26 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
       status_(meta_.status == "finished"  ? RoomStatus::finished
               : meta_.status == "playing" ? RoomStatus::playing
                                           : RoomStatus::waiting),
+      bots_(services.bot_pool, services.metrics, strand_, meta_.id, static_cast<int>(players.size())),
       rounds_stored_(match_.game().rounds().size()),
-      plex_timer_(strand_) {
+      plex_timer_(strand_),
+      clock_(strand_, services.time, meta_.clock, static_cast<int>(players.size())) {
   // Everyone starts away (a new room's creator is added as a member at once); after a restart
   // the grace time counts from the restart, not from before it.
-  const SystemTime grace_until =
-      std::chrono::system_clock::now() + std::chrono::seconds(meta_.grace_seconds);
+  const SystemTime grace_until = services.time.now() + std::chrono::seconds(meta_.grace_seconds);
   for (auto& player : players) seats_.push_back({std::move(player), grace_until});
+  for (const auto& seat : meta_.seats) {
+    if (seat.bot_level == 0) continue;
+    if (seat.seat < 0 || static_cast<std::size_t>(seat.seat) >= seats_.size())
+      throw std::runtime_error("computer player's seat " + std::to_string(seat.seat) + " does not fit the game");
+    seats_[static_cast<std::size_t>(seat.seat)].player = bots_.add(seat.seat, seat.bot_level);
+  }
+  // A running game's clock goes on where it stood (the restart's downtime is not charged); a
+  // game that starts now, or had no update yet, starts it.
+  if (status() == RoomStatus::playing) {
+    if (clock_view.is_null()) clock_.start(match_);
+    else clock_.resume(clock_view);
+  }
 }
 
 // ---- stepping --------------------------------------------------------------------------
@@ -100,12 +129,16 @@ void Room::welcome_creator(Caller caller, std::optional<int> seat) {
   serially(caller, [this, caller, seat] {
     add_member(caller, seat);
     reply_room(caller);
+    arm_clock();
+    let_bot_think();  // computer players took every other seat and one of them starts
   });
 }
 
 void Room::resume_after_restart() {
   serially(std::nullopt, [this] {
     publish();
+    arm_clock();
+    let_bot_think();
     // A window that was open when the server stopped is gone: open a new one.
     if (status() == RoomStatus::playing && match_.game().phase() == Phase::plex)
       open_plex_window(plex_mover(services_.storage.load_actions(meta_.id)));
@@ -154,6 +187,25 @@ void Room::claim_abandon(Caller caller) {
   serially(caller, [this, caller] { do_claim_abandon(caller); });
 }
 
+void Room::add_bot(Caller caller, protocol::BotSeat bot) {
+  serially(caller, [this, caller, bot] { do_add_bot(caller, bot); });
+}
+
+void Room::rematch(Caller caller) {
+  serially(caller, [this, caller] { do_rematch(caller); });
+}
+
+void Room::welcome_rematch(std::vector<Caller> members) {
+  serially(std::nullopt, [this, members = std::move(members)] {
+    for (const auto& caller : members) {
+      add_member(caller, seat_of(caller.player));
+      reply_room(caller);
+    }
+    arm_clock();
+    let_bot_think();
+  });
+}
+
 void Room::drop(std::shared_ptr<Connection> connection) {
   serially(std::nullopt, [this, connection = std::move(connection)] {
     remove_connection(connection);
@@ -161,9 +213,33 @@ void Room::drop(std::shared_ptr<Connection> connection) {
   });
 }
 
+void Room::expire_if_created_before(SystemTime cutoff) {
+  serially(std::nullopt, [this, cutoff] {
+    if (forgotten_ || status() != RoomStatus::waiting || parse_utc(meta_.created) > cutoff) return;
+    forgotten_ = true;  // from now on joins are not_found and the lobby does not list it
+    log_info("room_expired", {{"room", meta_.id}, {"created", meta_.created}});
+    // Deleted from the database, then out of the hub, then announced: whoever hears of it can
+    // find it nowhere any more.
+    commit([&](auto done) { services_.storage.delete_game(meta_.id, std::move(done)); },
+           [this](bool deleted) {
+             if (!deleted) log_warn("expired_room_not_deleted", {{"room", meta_.id}});
+             for (const auto& seat : seats_)
+               if (seat.player) services_.hub.seat_index(seat.player->id, meta_.id, false);
+             services_.hub.forget(meta_.id);
+             send_to_members(std::make_shared<const std::string>(protocol::write_error(
+                 {}, {Code::room_expired, "room " + meta_.id + " waited too long for its players and was removed",
+                      Json{{"room", meta_.id}}})));
+             for (const auto& m : members_) m.connection->left(this);
+             members_.clear();
+           });
+  });
+}
+
 // ---- seats and members -----------------------------------------------------------------
 
 void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite) {
+  // Found in the hub just before it expired (or was emptied and deleted).
+  if (forgotten_ && status() == RoomStatus::waiting) return caller.fail(Code::not_found, "no room '" + meta_.id + "'");
   const auto seated = seat_of(caller.player);
   if (meta_.is_private && !by_invite && !seated)
     return caller.fail(Code::forbidden, "room " + meta_.id + " is private; join it with its invite");
@@ -191,29 +267,70 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
   send_room_to_others(caller.connection.get());
 }
 
-void Room::take_seat(const Caller& caller, int seat) {
+std::optional<std::string> Room::start_time_if_last_seat() const {
   const auto free_seats = std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.player; });
-  const bool starts = free_seats == 1;
-  const std::optional<std::string> started_at = starts ? std::optional(now_utc()) : std::nullopt;
+  return free_seats == 1 ? std::optional(format_utc(services_.time.now())) : std::nullopt;
+}
+
+void Room::fill_seat(int seat, PlayerRef player, const std::optional<std::string>& started_at) {
+  seats_[static_cast<std::size_t>(seat)] = {std::move(player), services_.time.now() +
+                                                                   std::chrono::seconds(meta_.grace_seconds)};
+  if (!started_at) return;
+  meta_.started = *started_at;
+  status_ = RoomStatus::playing;
+  clock_.start(match_);
+  arm_clock();
+  log_info("game_started", {{"room", meta_.id}, {"game", meta_.game}});
+}
+
+void Room::take_seat(const Caller& caller, int seat) {
+  const std::optional<std::string> started_at = start_time_if_last_seat();
   commit(
       [&](auto done) {
         services_.storage.take_seat(meta_.id, seat, caller.player->id, started_at, std::move(done));
       },
       [this, caller, seat, started_at](bool committed) {
         if (!committed) return caller.fail(Code::internal, "the seat could not be stored; try again");
-        seats_[static_cast<std::size_t>(seat)] = {caller.player, std::chrono::system_clock::now() +
-                                                                     std::chrono::seconds(meta_.grace_seconds)};
+        fill_seat(seat, caller.player, started_at);
         services_.hub.seat_index(caller.player->id, meta_.id, true);
-        if (started_at) {
-          meta_.started = *started_at;
-          status_ = RoomStatus::playing;
-          log_info("game_started", {{"room", meta_.id}, {"game", meta_.game}});
-        }
         add_member(caller, seat);
         reply_room(caller);
         send_room_to_others(caller.connection.get());
         publish();
+        let_bot_think();
       });
+}
+
+void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
+  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
+  if (!seat_of(caller.player))
+    return caller.fail(Code::not_a_player, "only a seated player may add a computer player");
+  if (status() != RoomStatus::waiting)
+    return caller.fail(Code::not_allowed, "computer players join only while the room waits for players");
+  const int count = static_cast<int>(seats_.size());
+  if (bot.seat >= count) return caller.fail(Code::bad_request, "this room has seats " + seats_text(count));
+  if (seats_[static_cast<std::size_t>(bot.seat)].player)
+    return caller.fail(Code::seat_taken, "seat " + std::to_string(bot.seat) + " is taken");
+  // The caller sits here, so a person's seat remains.
+  const std::optional<std::string> started_at = start_time_if_last_seat();
+  commit(
+      [&](auto done) {
+        services_.storage.take_bot_seat(meta_.id, bot.seat, bot.level, started_at, std::move(done));
+      },
+      [this, caller, bot, started_at](bool committed) {
+        if (!committed) return caller.fail(Code::internal, "the computer player could not be stored; try again");
+        fill_seat(bot.seat, bots_.add(bot.seat, bot.level), started_at);
+        reply_room(caller);
+        send_room_to_others(caller.connection.get());
+        publish();
+        let_bot_think();
+      });
+}
+
+bool Room::persons_seated() const {
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i].player && bots_.level(static_cast<int>(i)) == 0) return true;
+  return false;
 }
 
 void Room::do_leave(const Caller& caller) {
@@ -259,7 +376,7 @@ void Room::remove_connection(const std::shared_ptr<Connection>& connection) {
     send_room_to_others(nullptr);  // the spectator count changed
   } else if (!seat_connected(*seat)) {
     seats_[static_cast<std::size_t>(*seat)].grace_until =
-        std::chrono::system_clock::now() + std::chrono::seconds(meta_.grace_seconds);
+        services_.time.now() + std::chrono::seconds(meta_.grace_seconds);
     send_presence(*seat, false);
   }
   publish();
@@ -267,8 +384,7 @@ void Room::remove_connection(const std::shared_ptr<Connection>& connection) {
 
 void Room::forget_if_idle() {
   if (forgotten_ || !members_.empty()) return;
-  const bool nobody_seated =
-      std::none_of(seats_.begin(), seats_.end(), [](const SeatState& s) { return s.player != nullptr; });
+  const bool nobody_seated = !persons_seated();  // computer players do not keep a room alive
   if (status() == RoomStatus::finished) {
     forgotten_ = true;  // stays in the database for the history API
     services_.hub.forget(meta_.id);
@@ -339,6 +455,7 @@ void Room::do_move(const Caller& caller, const protocol::Move& move) {
                            " is ahead of the game, which is at version " + std::to_string(version_),
                        {{"version", version_}});
   if (!check_playing(caller)) return;
+  if (flag_fell()) return this->move(caller, move);  // judged after the timeout's update
   Outcome outcome = match_.play(*seat, move.tokens);
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
   commit_update(caller, "move", *seat, move.tokens, std::move(outcome));
@@ -365,6 +482,7 @@ void Room::do_special(const Caller& caller, std::string_view kind) {
   const auto seat = seat_of(caller.player);
   if (!seat) return caller.fail(Code::not_a_player, "only seated players may " + std::string(kind));
   if (!check_playing(caller)) return;
+  if (flag_fell()) return serially(caller, [this, caller, kind] { do_special(caller, kind); });
   const bool was_plex = match_.game().phase() == Phase::plex;
   Outcome outcome = apply_action(match_, kind, *seat, "");
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
@@ -381,13 +499,14 @@ void Room::do_claim_abandon(const Caller& caller) {
   const auto seat = seat_of(caller.player);
   if (!seat) return caller.fail(Code::not_a_player, "only seated players may claim an abandoned game");
   if (!check_playing(caller)) return;
+  if (flag_fell()) return claim_abandon(caller);  // judged after the timeout's update
   const Seat absent = match_.game().to_move();
   if (absent == kNoSeat) return caller.fail(Code::not_abandoned, "nobody is to move right now");
   if (absent == *seat) return caller.fail(Code::not_abandoned, "you are the player to move");
   if (seat_connected(absent))
     return caller.fail(Code::not_abandoned, "seat " + std::to_string(absent) + " is connected");
   const auto& grace_until = seats_[static_cast<std::size_t>(absent)].grace_until;
-  if (std::chrono::system_clock::now() < grace_until)
+  if (services_.time.now() < grace_until)
     return caller.fail(Code::not_abandoned,
                        "seat " + std::to_string(absent) + " may come back until " + format_utc(grace_until));
   Outcome outcome = match_.resign(absent);
@@ -411,20 +530,24 @@ void Room::do_sync(const Caller& caller, std::int64_t since) {
 
 void Room::commit_update(std::optional<Caller> caller, std::string kind, int seat,
                          std::string tokens, Outcome outcome) {
-  auto action = std::make_shared<const StoredAction>(StoredAction{
-      version_ + 1, std::move(kind), seat, std::move(tokens), Json(std::move(outcome.events)), now_utc()});
+  // The clock as this update leaves it is stored with it, and adopted once it is committed.
+  const SystemTime now = clock_.now();
+  std::optional<GameClock> clock = clock_.next(match_, kind, seat, now);
+  auto action = std::make_shared<const StoredAction>(
+      StoredAction{version_ + 1, std::move(kind), seat, std::move(tokens), Json(std::move(outcome.events)),
+                   now_utc(), clock ? clock->view(now) : Json()});
   UpdateEffects effects;
   const Json rounds = match_.game().rounds();
   for (std::size_t i = rounds_stored_; i < rounds.size(); ++i)
     effects.new_rounds.emplace_back(static_cast<int>(i + 1), rounds[i]);
   if (match_.over()) {
     effects.finished_at = action->at;
-    effects.result = match_.game().result();
+    effects.result = match_.result();
   }
   const std::size_t rounds_after = rounds.size();
   commit(
       [&](auto done) { services_.storage.append_action(meta_.id, action, effects, std::move(done)); },
-      [this, caller = std::move(caller), action, rounds_after](bool committed) {
+      [this, caller = std::move(caller), action, rounds_after, clock = std::move(clock)](bool committed) {
         if (!committed) {
           rebuild_from_storage();  // the match ran ahead of the database: take it back
           if (caller) caller->fail(Code::internal, "the move could not be stored; try again");
@@ -432,6 +555,8 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
         }
         version_ = action->version;
         rounds_stored_ = rounds_after;
+        clock_.adopt(clock);
+        arm_clock();
         announce(*action, caller);
         after_update(*action);
       });
@@ -454,14 +579,17 @@ void Room::after_update(const StoredAction& action) {
     status_ = RoomStatus::finished;
     meta_.finished = action.at;
     plex_timer_.cancel();
+    clock_.cancel();
     window_.reset();
-    for (const auto& seat : seats_)
-      if (seat.player) services_.hub.seat_index(seat.player->id, meta_.id, false);
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+      if (seats_[i].player && bots_.level(static_cast<int>(i)) == 0)
+        services_.hub.seat_index(seats_[i].player->id, meta_.id, false);
     log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
     publish();
     return forget_if_idle();
   }
   if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover({action}));
+  let_bot_think();
 }
 
 int Room::plex_mover(const std::vector<StoredAction>& actions) {
@@ -492,6 +620,7 @@ void Room::open_plex_window(int mover) {
       if (self->window_ && self->window_->id == id) self->resolve_plex(std::nullopt, std::nullopt);
     });
   });
+  schedule_bot_plex_claims();
 }
 
 void Room::do_plex(const Caller& caller, const std::string& window) {
@@ -509,6 +638,7 @@ void Room::resolve_plex(const std::optional<Caller>& caller, std::optional<int> 
   Outcome outcome = claimant ? match_.claim_plex(*claimant) : match_.plex_timeout();
   if (!outcome.ok()) {  // e.g. a seat that resigned: refused, the window stays open
     if (caller) fail_with(*caller, *outcome.error);
+    else if (claimant) log_info("bot_plex_claim_refused", {{"room", meta_.id}, {"seat", *claimant}});
     else log_error("plex_fallback_refused", {{"room", meta_.id}, {"message", outcome.error->message}});
     return;
   }
@@ -533,8 +663,142 @@ void Room::rebuild_from_storage() {
     version_ = actions.empty() ? 0 : actions.back().version;
     // A Plex resolution that failed to commit leaves the race to run again.
     if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover(actions));
+    let_bot_think();  // a computer player's move that failed to commit is searched again
   } catch (const std::exception& e) {
     log_error("room_rebuild_failed", {{"room", meta_.id}, {"message", e.what()}});
+  }
+}
+
+// ---- the clock -------------------------------------------------------------------------
+
+void Room::arm_clock() {
+  if (status() != RoomStatus::playing) return clock_.cancel();
+  clock_.arm([weak = weak_from_this()] {
+    if (const auto self = weak.lock())
+      self->serially(std::nullopt, [self] {
+        if (self->status() == RoomStatus::playing && !self->flag_fell()) self->arm_clock();  // woke early
+      });
+  });
+}
+
+// The server commits a timeout itself: no claim is needed. Also checked before judging a
+// request, so that a move arriving after the flag fell (but before the timer's step ran)
+// finds the game as the timeout left it.
+bool Room::flag_fell() {
+  const auto seat = clock_.flagged();
+  if (!seat || busy_) return false;
+  Outcome outcome = match_.timeout(*seat);
+  if (!outcome.ok()) {
+    log_error("timeout_refused", {{"room", meta_.id}, {"seat", *seat}, {"message", outcome.error->message}});
+    return false;
+  }
+  log_info("clock_timeout", {{"room", meta_.id}, {"seat", *seat}});
+  commit_update(std::nullopt, "timeout", *seat, "", std::move(outcome));
+  return true;
+}
+
+// ---- rematch ---------------------------------------------------------------------------
+
+void Room::do_rematch(const Caller& caller) {
+  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
+  const auto seat = seat_of(caller.player);
+  if (!seat) return caller.fail(Code::not_a_player, "only the players of this game may ask for a rematch");
+  if (status() != RoomStatus::finished)
+    return caller.fail(Code::not_allowed, "the game is not over; a rematch can be asked for once it has ended");
+  if (!rematch_room_.empty())
+    return caller.fail(Code::not_allowed, "the rematch has started already, in room " + rematch_room_,
+                       {{"rematch", rematch_room_}});
+  if (rematch_starting_) return caller.fail(Code::not_allowed, "the rematch is being set up; its room follows");
+  if (const auto gone = person_who_left())
+    return caller.fail(Code::not_allowed, seats_[static_cast<std::size_t>(*gone)].player->name +
+                                              " has left the room, so nobody would play the rematch with you; "
+                                              "start a new game from the lobby");
+  rematch_asked_.insert(*seat);
+  for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+    if (bots_.level(i) > 0) rematch_asked_.insert(i);  // computer players agree at once
+  caller.ok();
+  send_to_members(std::make_shared<const std::string>(
+      protocol::write_rematch(meta_.id, std::vector<int>(rematch_asked_.begin(), rematch_asked_.end()))));
+  if (rematch_asked_.size() == seats_.size()) start_rematch();
+}
+
+std::optional<int> Room::person_who_left() const {
+  for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
+    if (seats_[static_cast<std::size_t>(i)].player && !seat_connected(i)) return i;
+  return std::nullopt;
+}
+
+void Room::start_rematch() {
+  rematch_starting_ = true;
+  std::vector<PlayerRef> players;
+  std::vector<int> levels;
+  for (int i = 0; i < static_cast<int>(seats_.size()); ++i) {
+    const bool bot = bots_.level(i) > 0;
+    players.push_back(bot ? nullptr : seats_[static_cast<std::size_t>(i)].player);
+    levels.push_back(bots_.level(i));
+  }
+  std::vector<Caller> members;
+  for (const auto& m : members_)
+    members.push_back(Caller{m.connection, m.player, {}, std::chrono::steady_clock::now(), &services_.metrics});
+  services_.hub.create_rematch(meta_, std::move(players), std::move(levels), std::move(members),
+                               [weak = weak_from_this()](std::string room_id) {
+                                 if (const auto self = weak.lock())
+                                   self->serially(std::nullopt, [self, room_id] { self->rematch_started(room_id); });
+                               });
+}
+
+void Room::rematch_started(const std::string& room_id) {
+  rematch_starting_ = false;
+  if (room_id.empty()) {
+    rematch_asked_.clear();
+    send_to_members(std::make_shared<const std::string>(protocol::write_error(
+        {}, {Code::internal, "the rematch could not be set up; ask for it again", Json{{"room", meta_.id}}})));
+    return;
+  }
+  rematch_room_ = room_id;
+  send_room_to_others(nullptr);  // the old room's message now names the rematch
+}
+
+// ---- computer players ------------------------------------------------------------------
+
+void Room::let_bot_think(bool random) {
+  if (status() != RoomStatus::playing) return;  // a finished game needs no search
+  bots_.think(match_.game(), version_, [weak = weak_from_this()](BotSeats::Result result) {
+    // On a pool thread: back to the strand, behind any commit in progress.
+    if (const auto self = weak.lock())
+      self->serially(std::nullopt, [self, result = std::move(result)] { self->play_bot_move(result); });
+  }, random);
+}
+
+void Room::play_bot_move(const BotSeats::Result& result) {
+  bots_.thought();
+  if (flag_fell()) return;  // its time ran out before it answered
+  // A result for an older version (someone resigned, a Plex! race ended meanwhile) is dropped;
+  // whoever is to move now is looked at again.
+  const bool current = result.version == version_ && status() == RoomStatus::playing &&
+                       match_.game().to_move() == result.seat;
+  if (!current || result.tokens.empty()) return let_bot_think();
+  Outcome outcome = match_.play(result.seat, result.tokens);
+  if (!outcome.ok()) {
+    log_error("bot_move_refused", {{"room", meta_.id}, {"seat", result.seat}, {"tokens", result.tokens},
+                                   {"message", outcome.error->message}});
+    return let_bot_think(/*random=*/true);
+  }
+  ++services_.metrics.bot_moves;
+  commit_update(std::nullopt, "move", result.seat, result.tokens, std::move(outcome));
+}
+
+void Room::schedule_bot_plex_claims() {
+  // Each computer player claims after its reaction time, through the same path as a person's
+  // claim; a quicker claim (or the deadline) closes the window first and the late one is void.
+  for (const auto& [seat, delay] : bots_.plex_reactions()) {
+    auto timer = std::make_shared<net::steady_timer>(strand_, delay);
+    timer->async_wait([self = shared_from_this(), timer, seat = seat, id = window_->id](const error_code& error) {
+      if (error) return;
+      self->serially(std::nullopt, [self, seat, id] {
+        if (self->window_ && self->window_->id == id) self->resolve_plex(std::nullopt, seat);
+      });
+    });
   }
 }
 
@@ -555,6 +819,7 @@ std::optional<int> Room::seat_of(const PlayerRef& player) const {
 }
 
 bool Room::seat_connected(int seat) const {
+  if (bots_.level(seat) > 0) return true;  // computer players never go away
   return std::any_of(members_.begin(), members_.end(),
                      [seat](const Member& m) { return m.seat == seat; });
 }
@@ -566,13 +831,14 @@ Room::Member* Room::member(const Connection* connection) {
 }
 
 protocol::RoomSummary Room::summary() const {
-  protocol::RoomSummary out{meta_.id, meta_.game, meta_.options, std::string(to_string(status())), {}, 0};
+  protocol::RoomSummary out{meta_.id,  meta_.game, meta_.options, std::string(to_string(status())),
+                            {},         0,          clock_.time_control()};
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& player = seats_[i].player;
     const bool connected = seat_connected(static_cast<int>(i));
     const bool away = player && !connected && status() == RoomStatus::playing;
     out.seats.push_back({static_cast<int>(i), player ? player->id : "", player ? player->name : "",
-                         connected, false, away ? format_utc(seats_[i].grace_until) : ""});
+                         connected, bots_.level(static_cast<int>(i)), away ? format_utc(seats_[i].grace_until) : ""});
   }
   out.spectators = static_cast<int>(
       std::count_if(members_.begin(), members_.end(), [](const Member& m) { return !m.seat; }));
@@ -586,7 +852,12 @@ protocol::RoomView Room::view(bool with_invite) const {
   out.is_private = meta_.is_private;
   if (with_invite) out.invite = meta_.invite;
   out.version = version_;
-  out.state = status() == RoomStatus::waiting ? Json() : match_.state();
+  out.clock = clock_.view();
+  if (status() != RoomStatus::waiting) {
+    out.state = match_.state();
+    out.state["clock"] = out.clock;
+  }
+  out.rematch = rematch_room_;
   return out;
 }
 

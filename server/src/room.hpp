@@ -9,16 +9,21 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bot_seats.hpp"
 #include "connection.hpp"
 #include "mancala/match.hpp"
 #include "net.hpp"
+#include "room_clock.hpp"
 #include "stored_game.hpp"
+#include "time_source.hpp"
 
 namespace mancala::server {
 
+class BotPool;
 class Hub;
 class Storage;
 
@@ -32,12 +37,16 @@ class Room : public std::enable_shared_from_this<Room> {
     Hub& hub;
     Storage& storage;
     Metrics& metrics;
+    BotPool& bot_pool;
+    const TimeSource& time;  // game clocks and grace times run on it
   };
 
   // `meta` as stored; `match` is the game at `version` (the opening one for a new room);
-  // `players` holds each seat's player (null for a free seat).
+  // `players` holds each seat's player (null for a free seat and for a computer player's, which
+  // the room makes from `meta.seats`). `clock_view`: the clock stored with the latest update,
+  // when a restart rebuilds a running game (null: the clock starts afresh).
   Room(Services services, GameMeta meta, Match match, std::int64_t version,
-       std::vector<PlayerRef> players);
+       std::vector<PlayerRef> players, const Json& clock_view = Json());
 
   // Immutable after construction: safe from any thread.
   const std::string& id() const { return meta_.id; }
@@ -56,7 +65,15 @@ class Room : public std::enable_shared_from_this<Room> {
   void concede(Caller caller);
   void plex(Caller caller, std::string window);
   void claim_abandon(Caller caller);
+  void add_bot(Caller caller, protocol::BotSeat bot);
+  void rematch(Caller caller);
+  // A rematch room just created: the old room's members become its members, each told with a
+  // `room` message (no reply).
+  void welcome_rematch(std::vector<Caller> members);
   void drop(std::shared_ptr<Connection> connection);  // the connection closed
+  // Removes the room from the lobby and the database if it still waits for players and was
+  // created before `cutoff`; its members hear `room_expired`.
+  void expire_if_created_before(SystemTime cutoff);
 
  private:
   struct Member {
@@ -92,8 +109,20 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_special(const Caller& caller, std::string_view kind);
   void do_plex(const Caller& caller, const std::string& window);
   void do_claim_abandon(const Caller& caller);
+  void do_add_bot(const Caller& caller, const protocol::BotSeat& bot);
+  void do_rematch(const Caller& caller);
+  std::optional<int> person_who_left() const;  // a seated person with no connection here
+  void start_rematch();
+  void rematch_started(const std::string& room_id);  // empty: it could not be created
+  // The clock: wake the room when the running seat's time runs out, and commit the timeout.
+  void arm_clock();
+  bool flag_fell();  // true when it did: a timeout update is being committed
   void resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat);
   void take_seat(const Caller& caller, int seat);
+  // When the seat about to be taken is the last free one: the game's start time.
+  std::optional<std::string> start_time_if_last_seat() const;
+  void fill_seat(int seat, PlayerRef player, const std::optional<std::string>& started_at);
+  bool persons_seated() const;
   void remove_connection(const std::shared_ptr<Connection>& connection);
 
   // The game side: commit an outcome already applied to match_, then announce it.
@@ -104,6 +133,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void open_plex_window(int mover);
   void resolve_plex(const std::optional<Caller>& caller, std::optional<int> claimant);
   void rebuild_from_storage();
+  // Computer players: a search when one is to move, its result checked like a person's move,
+  // and their Plex! claims.
+  void let_bot_think(bool random = false);
+  void play_bot_move(const BotSeats::Result& result);
+  void schedule_bot_plex_claims();
   static int plex_mover(const std::vector<StoredAction>& actions);
 
   // Membership and views.
@@ -133,6 +167,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::int64_t version_;
   std::atomic<RoomStatus> status_;
   std::vector<SeatState> seats_;
+  BotSeats bots_;
   std::vector<Member> members_;
   std::size_t rounds_stored_;
   bool busy_ = false;
@@ -141,6 +176,10 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string closed_window_;  // the last window resolved: claims with it get plex_lost
   net::steady_timer plex_timer_;
   bool forgotten_ = false;
+  RoomClock clock_;
+  std::set<int> rematch_asked_;  // seats that asked for a rematch (computer players at once)
+  bool rematch_starting_ = false;
+  std::string rematch_room_;     // the rematch's room, once created
 };
 
 }  // namespace mancala::server

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <thread>
 
+#include "bot_pool.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
 #include "listener.hpp"
@@ -15,6 +16,7 @@ namespace mancala::server {
 namespace {
 
 constexpr auto kCloseGrace = std::chrono::seconds(2);
+constexpr std::size_t kBotQueueCapacity = 4096;
 
 // The orderly stop: no new connections, everything queued committed and announced, then every
 // socket closed with 1001 (waiting briefly for the close handshakes) and the threads released.
@@ -22,21 +24,36 @@ void stop_gracefully(net::io_context& io, Listener& listener, Hub& hub, Metrics&
   log_info("stopping");
   listener.stop();
   hub.close_all(CloseCode::going_away);
-  auto timer = std::make_shared<net::steady_timer>(io);
-  const auto deadline = std::chrono::steady_clock::now() + kCloseGrace;
-  auto wait = std::make_shared<std::function<void()>>();
-  *wait = [&io, &metrics, timer, deadline, wait] {
-    if (metrics.connections.load() <= 0 || std::chrono::steady_clock::now() >= deadline) {
-      io.stop();
-      return;
-    }
-    timer->expires_after(std::chrono::milliseconds(20));
-    timer->async_wait([wait](const error_code&) { (*wait)(); });
-  };
-  (*wait)();
+  wait_until(
+      io, [&metrics] { return metrics.connections.load() <= 0; },
+      std::chrono::steady_clock::now() + kCloseGrace, [&io] { io.stop(); });
 }
 
 }  // namespace
+
+namespace {
+
+struct Waiting {
+  net::steady_timer timer;
+  std::function<bool()> done;
+  std::chrono::steady_clock::time_point deadline;
+  std::function<void()> then;
+};
+
+// Only the pending timer handler owns the state, so it is freed once `then` has run. (A
+// function that captured a shared_ptr to itself was never freed: a leak ASan reported.)
+void poll(const std::shared_ptr<Waiting>& waiting) {
+  if (waiting->done() || std::chrono::steady_clock::now() >= waiting->deadline) return waiting->then();
+  waiting->timer.expires_after(std::chrono::milliseconds(20));
+  waiting->timer.async_wait([waiting](const error_code&) { poll(waiting); });
+}
+
+}  // namespace
+
+void wait_until(net::io_context& io, std::function<bool()> done,
+                std::chrono::steady_clock::time_point deadline, std::function<void()> then) {
+  poll(std::make_shared<Waiting>(Waiting{net::steady_timer(io), std::move(done), deadline, std::move(then)}));
+}
 
 int run_server(const Config& config) {
   set_log_level(config.log_level);
@@ -52,12 +69,18 @@ int run_server(const Config& config) {
   players.load(storage.load_players());
 
   net::io_context io(config.threads);
-  Hub hub(io, storage, players, metrics);
+  // Computer players think here, never on the I/O threads. Each room queues at most one search.
+  BotPool bot_pool(config.bot_threads, kBotQueueCapacity, metrics);
+  Hub hub(io, storage, players, metrics, bot_pool);
   metrics.room_counts = [&hub] { return hub.room_counts(); };
+  hub.set_clock_speed(config.clock_speed);
   hub.restore_rooms();
+  hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
+  hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
-  const HttpContext context{hub, storage, players, metrics, config.static_root, config.allowed_origins,
-                              config.rate_limit};
+  const HttpContext context{hub,          storage,          players,           metrics,
+                            config.static_root, config.allowed_origins, config.rate_limit,
+                            config.public_origin, config.bind,     config.max_connections};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -77,6 +100,8 @@ int run_server(const Config& config) {
   for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
   io.run();
   for (auto& thread : threads) thread.join();
+  bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
+  hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
   metrics.room_counts = nullptr;
   log_info("stopped");

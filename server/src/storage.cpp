@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "clock.hpp"
+#include "mancala/bot.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "log.hpp"
 
@@ -62,6 +63,35 @@ const char* const kMigrations[] = {
         PRIMARY KEY (game_id, number)
       ) WITHOUT ROWID;
     )sql",
+    // 2: computer players hold seats too: such a seat has no player row but a bot_level.
+    // SQLite cannot drop NOT NULL from a column, so the table is rebuilt.
+    R"sql(
+      CREATE TABLE seats_new (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player_id TEXT REFERENCES players(id),
+        bot_level INTEGER CHECK (bot_level BETWEEN 1 AND 5),
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, player_id),
+        CHECK ((player_id IS NULL) <> (bot_level IS NULL))
+      );
+      INSERT INTO seats_new (game_id, seat, player_id) SELECT game_id, seat, player_id FROM seats;
+      DROP TABLE seats;
+      ALTER TABLE seats_new RENAME TO seats;
+      CREATE INDEX seats_by_player ON seats(player_id);
+    )sql",
+    // 3: game clocks. games.clock holds the settings (null: no clock); moves.clock the clock's
+    // view right after each update, for the history and for resuming after a restart;
+    // server_alive the last time the server was known to run, so that a restart charges a
+    // running clock up to then, and not the downtime after it.
+    R"sql(
+      ALTER TABLE games ADD COLUMN clock TEXT;
+      ALTER TABLE moves ADD COLUMN clock TEXT;
+      CREATE TABLE server_alive (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at TEXT NOT NULL
+      );
+    )sql",
 };
 
 void migrate(Database& db) {
@@ -103,10 +133,15 @@ Database open_writer(const std::string& path) {
   return db;
 }
 
-// Columns 0..11 of kGameColumns.
+// Columns 0..12 of kGameColumns.
 constexpr const char* kGameColumns =
     "g.id, g.game, g.options, g.draws, g.private, g.invite, g.grace_seconds, g.status, g.created, "
-    "g.started, g.finished, g.result";
+    "g.started, g.finished, g.result, g.clock";
+constexpr int kGameColumnCount = 13;
+
+Json json_or_null(const Statement& row, int column) {
+  return row.is_null(column) ? Json() : Json::parse(row.text(column));
+}
 
 GameMeta read_meta(const Statement& row) {
   GameMeta meta;
@@ -122,21 +157,25 @@ GameMeta read_meta(const Statement& row) {
   meta.started = row.text(9);
   meta.finished = row.text(10);
   meta.result = row.is_null(11) ? Json() : Json::parse(row.text(11));
+  meta.clock = json_or_null(row, 12);
   return meta;
 }
 
 void read_seats(Database& db, GameMeta& meta) {
   auto seats = db.prepare(
-      "SELECT s.seat, s.player_id, p.name FROM seats s JOIN players p ON p.id = s.player_id "
-      "WHERE s.game_id = ?1 ORDER BY s.seat");
+      "SELECT s.seat, s.player_id, p.name, s.bot_level FROM seats s "
+      "LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = ?1 ORDER BY s.seat");
   seats.bind(1, meta.id);
-  while (seats.step())
-    meta.seats.push_back({static_cast<int>(seats.integer(0)), seats.text(1), seats.text(2)});
+  while (seats.step()) {
+    const int bot_level = seats.is_null(3) ? 0 : static_cast<int>(seats.integer(3));
+    meta.seats.push_back({static_cast<int>(seats.integer(0)), bot_level ? "" : seats.text(1),
+                          bot_level ? bots::display_name(bot_level) : seats.text(2), bot_level});
+  }
 }
 
 std::vector<StoredAction> read_actions(Database& db, const std::string& game_id) {
   auto rows = db.prepare(
-      "SELECT version, kind, seat, tokens, events, at FROM moves WHERE game_id = ?1 "
+      "SELECT version, kind, seat, tokens, events, at, clock FROM moves WHERE game_id = ?1 "
       "ORDER BY version");
   rows.bind(1, game_id);
   std::vector<StoredAction> actions;
@@ -148,9 +187,20 @@ std::vector<StoredAction> read_actions(Database& db, const std::string& game_id)
     action.tokens = rows.text(3);
     action.events = Json::parse(rows.text(4));
     action.at = rows.text(5);
+    action.clock = json_or_null(rows, 6);
     actions.push_back(std::move(action));
   }
   return actions;
+}
+
+// A person's seat has a player_id; a computer player's has a bot_level instead.
+void insert_seat(Database& db, const std::string& game_id, const StoredSeat& seat) {
+  db.prepare("INSERT INTO seats (game_id, seat, player_id, bot_level) VALUES (?1, ?2, ?3, ?4)")
+      .bind(1, game_id)
+      .bind(2, seat.seat)
+      .bind(3, seat.bot_level ? std::optional<std::string>() : seat.player_id)
+      .bind(4, seat.bot_level ? std::optional<int>(seat.bot_level) : std::nullopt)
+      .run();
 }
 
 }  // namespace
@@ -215,7 +265,7 @@ void Storage::create_game(GameMeta meta, Done done) {
       [meta = std::move(meta)](Database& db) {
         db.prepare(
               "INSERT INTO games (id, game, options, draws, private, invite, grace_seconds, "
-              "status, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'waiting', ?8)")
+              "status, created, started, clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
             .bind(1, meta.id)
             .bind(2, meta.game)
             .bind(3, to_json_text(meta.options))
@@ -223,27 +273,32 @@ void Storage::create_game(GameMeta meta, Done done) {
             .bind(5, meta.is_private ? 1 : 0)
             .bind(6, meta.invite.empty() ? std::optional<std::string>() : meta.invite)
             .bind(7, meta.grace_seconds)
-            .bind(8, meta.created)
+            .bind(8, meta.status)  // 'playing' when computer players took every other seat
+            .bind(9, meta.created)
+            .bind(10, meta.started.empty() ? std::optional<std::string>() : meta.started)
+            .bind(11, meta.clock.is_null() ? std::optional<std::string>() : to_json_text(meta.clock))
             .run();
-        for (const auto& seat : meta.seats)
-          db.prepare("INSERT INTO seats (game_id, seat, player_id) VALUES (?1, ?2, ?3)")
-              .bind(1, meta.id)
-              .bind(2, seat.seat)
-              .bind(3, seat.player_id)
-              .run();
+        for (const auto& seat : meta.seats) insert_seat(db, meta.id, seat);
       },
       std::move(done));
 }
 
 void Storage::take_seat(std::string game_id, int seat, std::string player_id,
                         std::optional<std::string> started_at, Done done) {
+  take_seat(std::move(game_id), StoredSeat{seat, std::move(player_id), "", 0}, std::move(started_at),
+            std::move(done));
+}
+
+void Storage::take_bot_seat(std::string game_id, int seat, int level,
+                            std::optional<std::string> started_at, Done done) {
+  take_seat(std::move(game_id), StoredSeat{seat, "", "", level}, std::move(started_at), std::move(done));
+}
+
+void Storage::take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at,
+                        Done done) {
   writer_->submit(
       [=](Database& db) {
-        db.prepare("INSERT INTO seats (game_id, seat, player_id) VALUES (?1, ?2, ?3)")
-            .bind(1, game_id)
-            .bind(2, seat)
-            .bind(3, player_id)
-            .run();
+        insert_seat(db, game_id, seat);
         if (started_at)
           db.prepare("UPDATE games SET status = 'playing', started = ?2 WHERE id = ?1")
               .bind(1, game_id)
@@ -276,8 +331,8 @@ void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAct
         // UNIQUE (game_id, version) makes a second write of one version impossible. Rows are
         // appended in commit order, so a commit dirties few table pages.
         db.prepare(
-              "INSERT INTO moves (game_id, version, kind, seat, tokens, events, at) "
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+              "INSERT INTO moves (game_id, version, kind, seat, tokens, events, at, clock) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
             .bind(1, game_id)
             .bind(2, action.version)
             .bind(3, action.kind)
@@ -285,6 +340,7 @@ void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAct
             .bind(5, action.tokens)
             .bind(6, to_json_text(action.events))
             .bind(7, action.at)
+            .bind(8, action.clock.is_null() ? std::optional<std::string>() : to_json_text(action.clock))
             .run();
         for (const auto& [number, record] : effects.new_rounds)
           db.prepare("INSERT INTO rounds (game_id, number, record) VALUES (?1, ?2, ?3)")
@@ -301,6 +357,23 @@ void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAct
               .run();
       },
       std::move(done));
+}
+
+void Storage::note_alive(std::string at, Done done) {
+  writer_->submit(
+      [at = std::move(at)](Database& db) {
+        db.prepare("INSERT OR REPLACE INTO server_alive (id, at) VALUES (1, ?1)").bind(1, at).run();
+      },
+      std::move(done));
+}
+
+std::string Storage::load_last_alive() {
+  std::string at;
+  read([&](Database& db) {
+    auto row = db.prepare("SELECT at FROM server_alive WHERE id = 1");
+    if (row.step()) at = row.text(0);
+  });
+  return at;
 }
 
 std::vector<StoredPlayer> Storage::load_players() {
@@ -368,7 +441,7 @@ GamePage Storage::list_games(const GameQuery& query) {
     std::vector<std::int64_t> sequence;
     while (rows.step()) {
       page.games.push_back(read_meta(rows));
-      sequence.push_back(rows.integer(12));
+      sequence.push_back(rows.integer(kGameColumnCount));
     }
     if (page.games.size() > static_cast<std::size_t>(query.limit)) {
       page.games.pop_back();

@@ -62,6 +62,9 @@ class Storage {
   // Takes a seat; `started_at` also marks the game as started (the last seat was taken).
   void take_seat(std::string game_id, int seat, std::string player_id,
                  std::optional<std::string> started_at, Done done);
+  // Puts a computer player of `level` on a seat (no player row).
+  void take_bot_seat(std::string game_id, int seat, int level, std::optional<std::string> started_at,
+                     Done done);
   void free_seat(std::string game_id, int seat, Done done);
   void delete_game(std::string game_id, Done done);
   void append_action(std::string game_id, std::shared_ptr<const StoredAction> action,
@@ -71,6 +74,10 @@ class Storage {
   std::vector<StoredGame> load_unfinished_games();
   std::optional<StoredGame> load_game(const std::string& id);
   std::vector<StoredAction> load_actions(const std::string& game_id);
+  // The last time the server noted it was running (ISO 8601 UTC; empty when never): a restart
+  // charges running clocks up to then.
+  void note_alive(std::string at, Done done);
+  std::string load_last_alive();
   GamePage list_games(const GameQuery& query);
   bool healthy();
 
@@ -78,6 +85,7 @@ class Storage {
   void stop();
 
  private:
+  void take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at, Done done);
   // Runs `read` with a reader connection (or on the writer thread for :memory:).
   void read(const std::function<void(Database&)>& read);
 

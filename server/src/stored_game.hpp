@@ -12,8 +12,9 @@ namespace mancala::server {
 
 struct StoredSeat {
   int seat = 0;
-  std::string player_id;
+  std::string player_id;  // empty for a computer player
   std::string name;
+  int bot_level = 0;      // a computer player's level (1-5), 0 for a person
 };
 
 struct GameMeta {
@@ -24,6 +25,7 @@ struct GameMeta {
   bool is_private = false;
   std::string invite;             // empty for public rooms
   int grace_seconds = 120;
+  Json clock;                     // {"initial_s","increment_s"} or {"per_move_s"}; null: no clock
   std::string status = "waiting";  // waiting | playing | finished
   std::string created;
   std::string started;   // empty until the game starts
@@ -32,7 +34,7 @@ struct GameMeta {
   std::vector<StoredSeat> seats;  // taken seats only, by seat number
 };
 
-// One committed update: `kind` is move, resign, concede, abandon, plex or plex_timeout.
+// One committed update: `kind` is move, resign, concede, abandon, timeout, plex or plex_timeout.
 struct StoredAction {
   std::int64_t version = 0;
   std::string kind;
@@ -40,6 +42,7 @@ struct StoredAction {
   std::string tokens;
   Json events = Json::array();
   std::string at;
+  Json clock;  // the clock's view right after this update; null: no clock
 };
 
 struct StoredGame {

@@ -18,6 +18,19 @@ bool RateLimiter::try_take(SteadyTime now) {
   return true;
 }
 
+SteadyTime ArrivalClock::stamp(std::size_t frame_bytes, std::size_t waiting_bytes, SteadyTime now) {
+  SteadyTime arrived = now;
+  if (backlog_bytes_ > 0) {
+    arrived = backlog_time_;
+    backlog_bytes_ -= std::min(backlog_bytes_, frame_bytes + kFrameOverhead);
+  }
+  if (backlog_bytes_ == 0) {
+    backlog_bytes_ = waiting_bytes;
+    backlog_time_ = now;
+  }
+  return arrived;
+}
+
 WebSocketSession::WebSocketSession(tcp::socket&& socket, Hub& hub, Metrics& metrics, int rate_limit)
     : ws_(std::move(socket)), hub_(hub), metrics_(metrics), limiter_(rate_limit) {}
 
@@ -60,22 +73,39 @@ void WebSocketSession::on_read(const error_code& error) {
     else log_io_error(error, "websocket read");
     return finish();
   }
-  try {
-    const auto data = buffer_.cdata();
-    // Frames that arrive after we started closing are read (the close handshake needs a
-    // reader) but not handled.
-    if (!closing_ && !close_after_writes_)
-      handle_frame(std::string_view(static_cast<const char*>(data.data()), data.size()));
-  } catch (const std::exception& e) {
-    log_error("session_fault", {{"message", e.what()}});
+  const auto data = buffer_.cdata();
+  const SteadyTime arrived = arrival_of(data.size());
+  // Frames that arrive after we started closing are read (the close handshake needs a
+  // reader) but not handled.
+  if (!closing_ && !close_after_writes_) {
+    if (!ws_.got_text()) {
+      // The protocol is JSON text; a binary frame is refused as protocol.md says (1003).
+      log_info("binary_frame_refused", {{"player", player_ ? player_->id : ""}});
+      const auto status = websocket::close_code::unknown_data;
+      if (writing_ || !queue_.empty()) close_after_writes_ = status;  // replies already queued go first
+      else start_close(status);
+    } else {
+      try {
+        handle_frame(std::string_view(static_cast<const char*>(data.data()), data.size()), arrived);
+      } catch (const std::exception& e) {
+        // No exception may leave a completion handler: it would end the whole process.
+        log_error("session_fault", {{"message", e.what()}});
+        reply_error({}, Code::internal, "the server could not handle this message");
+      }
+    }
   }
   buffer_.consume(buffer_.size());
   read_next();
 }
 
-void WebSocketSession::handle_frame(std::string_view text) {
+SteadyTime WebSocketSession::arrival_of(std::size_t frame_bytes) {
+  error_code error;
+  const std::size_t waiting = beast::get_lowest_layer(ws_).socket().available(error);
+  return arrivals_.stamp(frame_bytes, error ? 0 : waiting, std::chrono::steady_clock::now());
+}
+
+void WebSocketSession::handle_frame(std::string_view text, SteadyTime received) {
   ++metrics_.messages_received;
-  const auto received = std::chrono::steady_clock::now();
   protocol::Parsed parsed = protocol::parse_client_message(text);
   if (!limiter_.try_take(received)) {
     reply_error(parsed.id, Code::rate_limited, "too many messages a second; slow down");
@@ -121,7 +151,12 @@ void WebSocketSession::on_hello_done(PlayerRef player) {
   while (!waiting_for_hello_.empty() && greeting_ != Greeting::pending) {
     auto [id, message, received] = std::move(waiting_for_hello_.front());
     waiting_for_hello_.pop_front();
-    dispatch(std::move(id), std::move(message), received);
+    try {
+      dispatch(id, std::move(message), received);
+    } catch (const std::exception& e) {  // a completion handler: nothing may escape
+      log_error("session_fault", {{"message", e.what()}});
+      reply_error(id, Code::internal, "the server could not handle this message");
+    }
   }
 }
 

@@ -28,6 +28,23 @@ class RateLimiter {
   std::optional<SteadyTime> last_;
 };
 
+// When a frame arrived, as near as the server can tell. Frames are read one at a time, so a
+// server that is slow (loaded, or a sanitizer build) reads a flood long after it arrived; timing
+// the rate limit by reading would grant it the refill of that delay. So when a frame is read,
+// the bytes still waiting in the socket are noted: the frames they hold arrived by then, and
+// are stamped with that time however late they are read.
+class ArrivalClock {
+ public:
+  static constexpr std::size_t kFrameOverhead = 6;  // a small client frame's header and mask
+
+  // `frame_bytes`: the payload just read; `waiting_bytes`: what the socket holds now.
+  SteadyTime stamp(std::size_t frame_bytes, std::size_t waiting_bytes, SteadyTime now);
+
+ private:
+  std::size_t backlog_bytes_ = 0;  // known to have arrived by backlog_time_, not yet stamped
+  SteadyTime backlog_time_{};
+};
+
 class WebSocketSession : public Connection, public std::enable_shared_from_this<WebSocketSession> {
  public:
   static constexpr std::size_t kMaxFrameBytes = 8 * 1024;
@@ -50,7 +67,8 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   void on_accept(const error_code& error);
   void read_next();
   void on_read(const error_code& error);
-  void handle_frame(std::string_view text);
+  void handle_frame(std::string_view text, SteadyTime arrived);
+  SteadyTime arrival_of(std::size_t frame_bytes);
   void dispatch(protocol::RequestId id, protocol::ClientMessage message, SteadyTime received);
   void on_hello_done(PlayerRef player);
   void reply_error(const protocol::RequestId& id, protocol::Code code, std::string message);
@@ -65,6 +83,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   Hub& hub_;
   Metrics& metrics_;
   RateLimiter limiter_;
+  ArrivalClock arrivals_;
   int refusals_in_a_row_ = 0;
   enum class Greeting { none, pending, done } greeting_ = Greeting::none;
   PlayerRef player_;

@@ -45,7 +45,9 @@ pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd) 
     dup2(stdout_fd, 1);
     if (stderr_fd >= 0) dup2(stderr_fd, 2);
     std::vector<char*> argv;
-    std::string program = MANCALA_SERVER;
+    // MANCALA_SERVER in the environment runs the suite against another build of the server.
+    const char* chosen = std::getenv("MANCALA_SERVER");
+    std::string program = chosen ? chosen : MANCALA_SERVER;
     argv.push_back(program.data());
     std::vector<std::string> copy = args;
     for (auto& arg : copy) argv.push_back(arg.data());
@@ -208,6 +210,12 @@ void Client::send_text(const std::string& text) {
     throw std::runtime_error("cannot send: " + (result ? result->message() : std::string("timed out")));
 }
 
+void Client::send_binary(const std::string& bytes) {
+  impl_->ws.binary(true);
+  send_text(bytes);
+  impl_->ws.text(true);
+}
+
 Json Client::request(Json message, std::chrono::milliseconds timeout) {
   const int id = next_id_++;
   message["id"] = id;
@@ -281,6 +289,22 @@ int http_get(unsigned short port, const std::string& target, std::string* body, 
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return static_cast<int>(response.result_int());
+}
+
+int raw_http(unsigned short port, const std::string& request, std::string* body) {
+  net::io_context io;
+  beast::tcp_stream stream(io);
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  stream.expires_after(10s);
+  beast::error_code error;
+  net::write(stream, net::buffer(request), error);  // the server may stop reading early
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(1 << 20);
+  http::read(stream, buffer, parser, error);
+  if (error && !parser.is_header_done()) return 0;
+  if (body) *body = parser.get().body();
+  return static_cast<int>(parser.get().result_int());
 }
 
 }  // namespace mancala::testing

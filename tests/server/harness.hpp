@@ -29,6 +29,7 @@ class ServerProcess {
   int terminate();         // SIGTERM; returns the exit status
   std::string log() const;  // its stderr so far
   bool running();
+  int pid() const { return pid_; }
 
  private:
   int pid_ = -1;
@@ -53,6 +54,7 @@ class Client {
 
   void send(const Json& message);
   void send_text(const std::string& text);
+  void send_binary(const std::string& bytes);  // one binary frame
   // Sends `message` with a fresh id and waits for the reply carrying it.
   Json request(Json message, std::chrono::milliseconds timeout = 10s);
   // The first message (kept or new) that `match` accepts; it is removed from the inbox.
@@ -82,5 +84,9 @@ struct UpgradeRefused : std::runtime_error {
 // A plain HTTP GET; returns the status and fills `body`.
 int http_get(unsigned short port, const std::string& target, std::string* body,
              const std::string& bearer = "");
+
+// Sends `request` as raw bytes (for requests http_get cannot make) and returns the response's
+// status, or 0 when the server closed the connection without answering.
+int raw_http(unsigned short port, const std::string& request, std::string* body = nullptr);
 
 }  // namespace mancala::testing

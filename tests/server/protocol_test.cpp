@@ -113,6 +113,98 @@ TEST(Parse, OptionsArePassedOnForTheEngineToJudge) {
   EXPECT_EQ(Match::create("cups", create.options, 1).game().to_move(), 1);
 }
 
+TEST(Parse, BotSeats) {
+  const auto create = parse_as<CreateRoom>(
+      R"({"type":"create_room","game":"njaka","options":{"players":4},"seat":1,"bots":[{"seat":0,"level":1},{"seat":3,"level":5}]})");
+  ASSERT_EQ(create.bots.size(), 2u);
+  EXPECT_EQ(create.bots[0].seat, 0);
+  EXPECT_EQ(create.bots[1].level, 5);
+  EXPECT_TRUE(parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","bots":null})").bots.empty());
+  const auto add = parse_as<AddBot>(R"({"type":"add_bot","room":"r","seat":1,"level":3})");
+  EXPECT_EQ(add.room, "r");
+  EXPECT_EQ(add.bot.seat, 1);
+  EXPECT_EQ(add.bot.level, 3);
+  EXPECT_EQ(type_name(ClientMessage(add)), "add_bot");
+
+  const auto refused = [](const std::string& text, const std::string& words) {
+    const Error error = parse_error(text);
+    EXPECT_EQ(error.code, Code::bad_request) << text;
+    EXPECT_NE(error.message.find(words), std::string::npos) << text << " -> " << error.message;
+  };
+  refused(R"({"type":"create_room","game":"cups","bots":[{"seat":1,"level":6}]})", "'level' must be an integer from 1 to 5");
+  refused(R"({"type":"create_room","game":"cups","bots":[{"seat":1,"level":0}]})", "from 1 to 5");
+  refused(R"({"type":"create_room","game":"cups","bots":[{"seat":1}]})", "'level'");
+  refused(R"({"type":"create_room","game":"cups","bots":[{"seat":4,"level":1}]})", "'seat'");
+  refused(R"({"type":"create_room","game":"cups","bots":[{"seat":0,"level":1}]})", "the creator's");
+  refused(R"({"type":"create_room","game":"cups","seat":1,"bots":[{"seat":1,"level":1}]})", "the creator's");
+  refused(R"({"type":"create_room","game":"njaka","bots":[{"seat":1,"level":1},{"seat":1,"level":2}]})", "twice");
+  refused(R"({"type":"create_room","game":"cups","bots":{"seat":1,"level":1}})", "'bots' must be a list");
+  refused(R"({"type":"create_room","game":"cups","bots":[3]})", "each entry");
+  refused(R"({"type":"create_room","game":"njaka","spectate":true,"bots":[{"seat":0,"level":1},{"seat":1,"level":1},{"seat":2,"level":1},{"seat":3,"level":1}]})",
+          "a person's");
+  refused(R"({"type":"add_bot","room":"r","seat":1,"level":9})", "from 1 to 5");
+  refused(R"({"type":"add_bot","room":"r","level":2})", "'seat'");
+  refused(R"({"type":"add_bot","seat":1,"level":2})", "'room'");
+}
+
+TEST(Parse, ClocksAndRematch) {
+  EXPECT_FALSE(parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","clock":null})").clock);
+  const auto real_time =
+      parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","clock":{"initial_s":300,"increment_s":3}})").clock;
+  ASSERT_TRUE(real_time);
+  EXPECT_EQ(real_time->initial_s, 300);
+  EXPECT_EQ(real_time->increment_s, 3);
+  EXPECT_FALSE(real_time->correspondence());
+  EXPECT_EQ(parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","clock":{"initial_s":10}})").clock->increment_s, 0);
+  const auto daily = parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","clock":{"per_move_s":86400}})").clock;
+  ASSERT_TRUE(daily);
+  EXPECT_TRUE(daily->correspondence());
+  EXPECT_EQ(daily->per_move_s, 86400);
+  for (const char* bad : {R"({"initial_s":9})", R"({"initial_s":10801})", R"({"initial_s":60,"increment_s":-1})",
+                          R"({"initial_s":60,"increment_s":61})", R"({"initial_s":"300"})", R"({"per_move_s":59})",
+                          R"({"per_move_s":1209601})", R"({"per_move_s":86400,"increment_s":2})", R"({})", R"(300)"}) {
+    const Error error = parse_error(std::string(R"({"type":"create_room","game":"cups","clock":)") + bad + "}");
+    EXPECT_EQ(error.code, Code::bad_option) << bad;
+    EXPECT_NE(error.message.find("clock"), std::string::npos) << error.message;
+  }
+  EXPECT_NE(parse_error(R"({"type":"create_room","game":"cups","clock":{"initial_s":5}})").message.find("10 to 10800"),
+            std::string::npos);
+  EXPECT_EQ(parse_as<Rematch>(R"({"type":"rematch","room":"r1"})").room, "r1");
+  EXPECT_EQ(parse_error(R"({"type":"rematch"})").code, Code::bad_request);
+}
+
+TEST(Write, RoomMessagesCarryTheClockAndTheRematch) {
+  RoomView view;
+  view.summary.id = "r";
+  view.summary.time_control = Json{{"per_move_s", 86400}};
+  view.clock = Json{{"remaining_ms", {86400000, 86400000}}, {"running", 0}, {"as_of", "2026-01-01T00:00:00.000Z"}};
+  view.rematch = "r2";
+  const Json room = Json::parse(write_room({}, view))["room"];
+  EXPECT_EQ(room["time_control"], view.summary.time_control);
+  EXPECT_EQ(room["clock"], view.clock);
+  EXPECT_EQ(room["rematch"], "r2");
+  EXPECT_FALSE(Json::parse(write_room({}, RoomView{}))["room"].contains("rematch"));
+  EXPECT_EQ(Json::parse(write_rematch("r", {0, 2})), (Json{{"type", "rematch"}, {"room", "r"}, {"seats", {0, 2}}}));
+}
+
+TEST(Write, BotSeatsCarryTheirLevelPersonsFalse) {
+  SeatView person;
+  person.player_id = "p1";
+  person.name = "Ada";
+  SeatView bot = person;
+  bot.seat = 1;
+  bot.player_id = "bot-1";
+  bot.name = "Computer, level 3";
+  bot.bot = 3;
+  RoomView view;
+  view.summary.id = "r";
+  view.summary.game = "cups";
+  view.summary.seats = {person, bot};
+  const Json room = Json::parse(write_room({}, view))["room"];
+  EXPECT_EQ(room["seats"][0]["bot"], false);
+  EXPECT_EQ(room["seats"][1]["bot"], 3);
+}
+
 TEST(Write, RepliesCarryTheIdRightAfterTheType) {
   EXPECT_EQ(write_ok(std::int64_t{3}), R"({"type":"ok","id":3})");
   EXPECT_EQ(write_ok({}), R"({"type":"ok"})");
@@ -132,7 +224,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
 TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
   RoomView view;
   view.summary = {"r", "cups", Json::object(), "playing",
-                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0};
+                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0, Json()};
   const Json room = Json::parse(write_room({}, view))["room"];
   EXPECT_FALSE(room["seats"][0].contains("grace_until"));
   EXPECT_EQ(room["seats"][1]["grace_until"], "2026-01-01T00:00:00.000Z");
@@ -140,7 +232,7 @@ TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
 
 TEST(Write, RoomMessagesShowTheInviteOnlyWhenAsked) {
   RoomView view;
-  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2};
+  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2, Json()};
   view.is_private = true;
   const Json without = Json::parse(write_room({}, view));
   EXPECT_FALSE(without["room"].contains("invite"));

@@ -4,15 +4,17 @@
 
 namespace mancala::testing {
 
-Table open_table(unsigned short port, const std::string& game, const Json& options, int seats) {
+Table open_table(unsigned short port, const std::string& game, const Json& options, int seats,
+                 const Json& create_extra) {
   Table table;
   for (int seat = 0; seat < seats; ++seat) {
     table.clients.push_back(std::make_unique<Client>(port));
     const Json welcome = table.clients.back()->hello("Seat " + std::to_string(seat));
     table.tokens.push_back(welcome.at("token"));
   }
-  const Json created = table.clients[0]->request(
-      {{"type", "create_room"}, {"game", game}, {"options", options}, {"private", true}});
+  Json create = {{"type", "create_room"}, {"game", game}, {"options", options}, {"private", true}};
+  create.update(create_extra);
+  const Json created = table.clients[0]->request(create);
   if (created.value("type", "") != "room") throw std::runtime_error("create_room failed: " + created.dump());
   table.room = created["room"]["id"];
   table.invite = created["room"]["invite"];

@@ -20,8 +20,10 @@ struct Table {
 };
 
 // Opens a private room of `game` with `seats` players (the creator at seat 0, the others joined
-// by invite in order) and waits until the game starts.
-Table open_table(unsigned short port, const std::string& game, const Json& options, int seats);
+// by invite in order) and waits until the game starts. `create_extra`: more create_room fields
+// (a clock).
+Table open_table(unsigned short port, const std::string& game, const Json& options, int seats,
+                 const Json& create_extra = Json::object());
 
 // What happens when a Plex! window opens.
 enum class PlexPolicy { one_claims, all_claim_at_once, nobody_claims, leave_open };

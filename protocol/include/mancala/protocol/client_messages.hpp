@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "mancala/protocol/errors.hpp"
 
@@ -31,12 +32,38 @@ struct Hello {
   std::string name;   // trimmed and checked; empty when a token is given
   std::string token;  // empty for a new player
 };
+// A computer player for a seat: levels 1 (random) to 5 (the strongest).
+inline constexpr int kMinBotLevel = 1;
+inline constexpr int kMaxBotLevel = 5;
+struct BotSeat {
+  int seat = 0;
+  int level = 0;
+};
+
+// A game clock (protocol "Clocks"): real-time, `initial_s` for each seat plus `increment_s`
+// after each of its turns; or correspondence, `per_move_s` for every move (per_move_s > 0).
+inline constexpr int kMinInitialSeconds = 10;
+inline constexpr int kMaxInitialSeconds = 10800;
+inline constexpr int kMaxIncrementSeconds = 60;
+inline constexpr int kMinPerMoveSeconds = 60;
+inline constexpr int kMaxPerMoveSeconds = 1'209'600;  // 14 days
+struct ClockChoice {
+  int initial_s = 0;
+  int increment_s = 0;
+  int per_move_s = 0;
+  bool correspondence() const { return per_move_s > 0; }
+};
+
 struct CreateRoom {
   std::string game;
   Json options = Json::object();
   bool is_private = false;
   int grace_seconds = kDefaultGraceSeconds;
   SeatChoice choice;
+  // Seats filled at once by computer players: distinct seats, none of them the creator's.
+  // Whether a person is left (the game's seat count) is the server's check.
+  std::vector<BotSeat> bots;
+  std::optional<ClockChoice> clock;  // none: the game has no clock
 };
 struct ListRooms {};
 struct WatchLobby {};
@@ -70,9 +97,19 @@ struct Plex {
 struct ClaimAbandon {
   std::string room;
 };
+// A seated player puts a computer player on a free seat of a waiting room.
+struct AddBot {
+  std::string room;
+  BotSeat bot;
+};
+
+// A seated player of a finished game asks to play it again (seats rotated by one).
+struct Rematch {
+  std::string room;
+};
 
 using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
-                                   Move, Sync, Resign, Concede, Plex, ClaimAbandon>;
+                                   Move, Sync, Resign, Concede, Plex, ClaimAbandon, AddBot, Rematch>;
 
 // One inbound frame: its id (when it had a valid one) and either the message or the error to
 // answer with.

@@ -32,6 +32,8 @@ enum class Code {
   plex_lost,
   not_abandoned,
   rate_limited,
+  too_many_rooms,
+  room_expired,
   internal,
 };
 inline constexpr int kCodeCount = static_cast<int>(Code::internal) + 1;

@@ -17,7 +17,7 @@ struct SeatView {
   std::string player_id;  // empty while the seat is free
   std::string name;
   bool connected = false;
-  bool bot = false;
+  int bot = 0;  // a computer player's level (1-5), 0 for a person; written as the level or false
   // While the seat's player is away from a running game: when the others may claim against
   // them (ISO 8601 UTC); empty otherwise. Lets a client that joins or reloads show the countdown.
   std::string grace_until;
@@ -31,6 +31,8 @@ struct RoomSummary {
   std::string status;  // waiting | playing | finished
   std::vector<SeatView> seats;
   int spectators = 0;
+  // The clock's settings ({"initial_s","increment_s"} or {"per_move_s"}); null: no clock.
+  Json time_control;
 };
 
 // A member's view of a room. `invite` is empty unless the viewer may see it.
@@ -41,6 +43,9 @@ struct RoomView {
   std::string invite;
   std::int64_t version = 0;
   Json state;  // null while the room waits for players
+  // {"remaining_ms":[…],"running":seat|null,"as_of":ISO}; null when the game has no clock.
+  Json clock;
+  std::string rematch;  // the id of the rematch's room, once it exists
 };
 
 // One committed change of a game. `action` says what caused it (move, resign, concede, abandon,
@@ -66,6 +71,8 @@ std::string write_updates(const RequestId& id, std::string_view room,
                           const std::vector<Update>& updates);
 std::string write_plex_open(std::string_view room, std::string_view window,
                             std::int64_t deadline_ms, int mover);
+// The seats that asked for a rematch so far (computer players' included).
+std::string write_rematch(std::string_view room, const std::vector<int>& seats);
 // `grace_until` (ISO 8601 UTC) only when the player went away.
 std::string write_presence(std::string_view room, int seat, bool connected,
                            std::string_view grace_until);

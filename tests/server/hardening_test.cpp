@@ -1,0 +1,314 @@
+// The defects of issue 14, one regression test each: hostile requests that once crashed the
+// server, spun it, leaked, or slipped past a limit. Every test also checks that the server
+// keeps serving afterwards.
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "table.hpp"
+
+namespace mancala::testing {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+std::string get_request(const std::string& target, const std::string& extra_headers = "") {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra_headers + "Connection: close\r\n\r\n";
+}
+
+bool server_serves(unsigned short port) {
+  try {
+    return http_get(port, "/healthz", nullptr) == 200;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// ---- 1. text from a request that is not UTF-8 ----------------------------------------------
+
+TEST(Hardening, InvalidUtf8InApiRequestsIsRefusedAndTheServerLives) {
+  ServerProcess server;
+  for (const std::string target : {"/api/games/%ff", "/api/games/%c3%28/positions", "/api/games?player=%ff",
+                                   "/api/games?game=%e2%82", "/api/games/%ed%a0%80"}) {
+    std::string body;
+    EXPECT_EQ(raw_http(server.port(), get_request(target), &body), 400) << target;
+    EXPECT_TRUE(Json::accept(body)) << target << ": " << body;
+    ASSERT_TRUE(server.running()) << "the server died on " << target;
+  }
+  // Valid UTF-8 in an id is only not found.
+  EXPECT_EQ(raw_http(server.port(), get_request("/api/games/%c3%a9t%c3%a9")), 404);
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+// ---- 2. the file-descriptor limit -----------------------------------------------------------
+
+// Starts a server whose file-descriptor limit is `limit` (the test process keeps its own).
+std::unique_ptr<ServerProcess> server_with_fd_limit(rlim_t limit, std::vector<std::string> extra = {}) {
+  rlimit saved{};
+  getrlimit(RLIMIT_NOFILE, &saved);
+  rlimit lowered = saved;
+  lowered.rlim_cur = limit;
+  setrlimit(RLIMIT_NOFILE, &lowered);
+  std::unique_ptr<ServerProcess> server;
+  try {
+    server = std::make_unique<ServerProcess>(":memory:", std::move(extra));
+  } catch (...) {
+    setrlimit(RLIMIT_NOFILE, &saved);
+    throw;
+  }
+  setrlimit(RLIMIT_NOFILE, &saved);
+  return server;
+}
+
+std::size_t count_lines_with(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+TEST(Hardening, AcceptBacksOffAtTheDescriptorLimit) {
+  auto server = server_with_fd_limit(64);
+  net::io_context io;
+  std::vector<std::unique_ptr<tcp::socket>> sockets;
+  for (int i = 0; i < 120; ++i) {
+    auto socket = std::make_unique<tcp::socket>(io);
+    beast::error_code error;
+    socket->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server->port()), error);
+    if (!error) sockets.push_back(std::move(socket));
+  }
+  std::this_thread::sleep_for(1500ms);
+  const std::string log = server->log();
+  EXPECT_LE(count_lines_with(log, "accept"), 3u) << "at most one line a second about it";
+  sockets.clear();  // the descriptors come back and the server serves again
+  bool serves = false;
+  for (int i = 0; i < 50 && !serves; ++i) {
+    serves = server_serves(server->port());
+    if (!serves) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(serves);
+}
+
+TEST(Hardening, UpgradesBeyondMaxConnectionsGet503) {
+  ServerProcess server(":memory:", {"--max-connections", "2"});
+  Client first(server.port()), second(server.port());
+  first.hello("One");
+  second.hello("Two");
+  try {
+    Client third(server.port());
+    FAIL() << "a third WebSocket was accepted";
+  } catch (const UpgradeRefused& refused) {
+    EXPECT_EQ(refused.status, 503);
+  }
+  EXPECT_TRUE(server_serves(server.port())) << "plain HTTP still works";
+  second.drop();
+  bool accepted = false;
+  for (int i = 0; i < 50 && !accepted; ++i) {
+    try {
+      Client again(server.port());
+      accepted = again.hello("Three")["type"] == "welcome";
+    } catch (const UpgradeRefused&) {
+      std::this_thread::sleep_for(50ms);
+    }
+  }
+  EXPECT_TRUE(accepted) << "a freed place can be taken again";
+}
+
+TEST(Hardening, NewFlagsAreCheckedAndInHelp) {
+  std::string out;
+  EXPECT_EQ(run_server_command({"--max-connections", "0"}, &out), 2);
+  EXPECT_EQ(run_server_command({"--waiting-room-ttl", "soon"}, &out), 2);
+  EXPECT_EQ(run_server_command({"--public-url", "mancala.example"}, &out), 2);
+  EXPECT_EQ(run_server_command({"--public-url", "", "--help"}, &out), 0) << "empty means unset (compose passes it so)";
+  for (const char* flag : {"--max-connections", "--waiting-room-ttl", "--public-url"})
+    EXPECT_NE(out.find(flag), std::string::npos) << flag << " is in --help";
+}
+
+// ---- 4. waiting rooms per player, and their age ---------------------------------------------
+
+Json create_room(Client& client) {
+  return client.request({{"type", "create_room"}, {"game", "cups"}, {"grace_seconds", 60}});
+}
+
+TEST(Hardening, APlayerMayHoldOnlyAFewWaitingRooms) {
+  ServerProcess server;
+  Client ada(server.port());
+  const Json welcome = ada.hello("Ada");
+  std::vector<std::string> rooms;
+  for (int i = 0; i < 5; ++i) {
+    const Json created = create_room(ada);
+    ASSERT_EQ(created["type"], "room") << created;
+    rooms.push_back(created["room"]["id"]);
+  }
+  Json refused = create_room(ada);
+  EXPECT_EQ(refused["code"], "too_many_rooms") << refused;
+  // Another connection of the same player is the same player.
+  Client again(server.port());
+  again.request({{"type", "hello"}, {"token", welcome["token"]}});
+  EXPECT_EQ(create_room(again)["code"], "too_many_rooms");
+  // Even many requests at once do not get past the cap.
+  for (int i = 0; i < 10; ++i) again.send({{"type", "create_room"}, {"game", "cups"}, {"id", "burst" + std::to_string(i)}});
+  int created_in_burst = 0;
+  for (int i = 0; i < 10; ++i) {
+    const Json reply = again.wait_for([&](const Json& m) { return m.value("id", "").rfind("burst", 0) == 0; });
+    if (reply["type"] == "room") ++created_in_burst;
+  }
+  EXPECT_EQ(created_in_burst, 0);
+  // Leaving one frees a place; a game that started no longer counts.
+  EXPECT_EQ(ada.request({{"type", "leave_room"}, {"room", rooms[0]}})["type"], "ok");
+  const Json after_leaving = create_room(ada);
+  EXPECT_EQ(after_leaving["type"], "room") << after_leaving;
+  Client bob(server.port());
+  bob.hello("Bob");
+  EXPECT_EQ(bob.request({{"type", "join_room"}, {"room", rooms[1]}})["room"]["status"], "playing");
+  EXPECT_EQ(create_room(ada)["type"], "room");
+  EXPECT_EQ(create_room(ada)["code"], "too_many_rooms");
+}
+
+TEST(Hardening, RoomsThatWaitTooLongExpire) {
+  ServerProcess server(":memory:", {"--waiting-room-ttl", "1"});
+  Client ada(server.port()), bob(server.port());
+  ada.hello("Ada");
+  bob.hello("Bob");
+  const std::string room = create_room(ada)["room"]["id"];
+  ASSERT_EQ(bob.request({{"type", "list_rooms"}})["rooms"].size(), 1u);
+  const Json closed = ada.wait_for([&](const Json& m) {
+    return m.value("type", "") == "error" && m.value("code", "") == "room_expired";
+  }, 5s);
+  EXPECT_EQ(closed["room"], room);
+  EXPECT_EQ(bob.request({{"type", "list_rooms"}})["rooms"].size(), 0u);
+  EXPECT_EQ(bob.request({{"type", "join_room"}, {"room", room}})["code"], "not_found");
+  EXPECT_EQ(http_get(server.port(), "/api/games/" + room, nullptr), 404) << "gone from storage too";
+  EXPECT_EQ(create_room(ada)["type"], "room") << "the creator may open a new one";
+}
+
+// ---- 5. the rate limit counts messages when they arrive ---------------------------------------
+
+TEST(Hardening, RateLimitCountsMessagesWhenTheyArrive) {
+  ServerProcess server(":memory:", {"--rate-limit", "20", "--threads", "1"});
+  // A slow server: a lobby of 300 rooms makes each list_rooms cost something, and the server
+  // runs for about 1 ms in every 60, so it takes seconds to read a flood that arrived at once.
+  // The flood must still be cut off after the burst of 40.
+  std::vector<std::unique_ptr<Client>> hosts;
+  for (int i = 0; i < 60; ++i) {
+    auto& host = *hosts.emplace_back(std::make_unique<Client>(server.port()));
+    host.hello("Host " + std::to_string(i));
+    for (int k = 0; k < 5; ++k) ASSERT_EQ(create_room(host)["type"], "room");
+  }
+  Client flooder(server.port());
+  flooder.hello("Flood");
+  ::kill(server.pid(), SIGSTOP);
+  for (int i = 0; i < 300; ++i) flooder.send({{"type", "list_rooms"}, {"id", i}});
+  std::thread slow([&] {
+    for (int i = 0; i < 40; ++i) {
+      ::kill(server.pid(), SIGCONT);
+      std::this_thread::sleep_for(1ms);
+      ::kill(server.pid(), SIGSTOP);
+      std::this_thread::sleep_for(60ms);
+    }
+    ::kill(server.pid(), SIGCONT);
+  });
+  int served = 0, limited = 0;
+  try {
+    while (true) {
+      const Json reply = flooder.wait_for([](const Json&) { return true; }, 5s);
+      if (reply.value("type", "") == "rooms") ++served;
+      if (reply.value("code", "") == "rate_limited") ++limited;
+    }
+  } catch (const std::runtime_error&) {
+  }
+  slow.join();
+  EXPECT_LE(served, 42) << "only the burst is served; refill for time the server was slow is not earned";
+  EXPECT_EQ(limited, 40) << "and closed after 40 refusals in a row";
+  int code = 0;
+  EXPECT_TRUE(flooder.wait_closed(5s, &code));
+  EXPECT_EQ(code, 1008);
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+// ---- 6. Origin and Host ---------------------------------------------------------------------
+
+void expect_refused(unsigned short port, Client::Options options, int status) {
+  try {
+    Client client(port, options);
+    ADD_FAILURE() << "accepted Origin " << options.origin << " with Host " << options.host;
+  } catch (const UpgradeRefused& refused) {
+    EXPECT_EQ(refused.status, status);
+  }
+}
+
+TEST(Hardening, OriginMatchingAForeignHostIsRefused) {
+  ServerProcess server;
+  expect_refused(server.port(), {.origin = "http://evil.example", .host = "evil.example"}, 403);
+  expect_refused(server.port(), {.origin = "http://evil.example:80", .host = "evil.example:80"}, 403);
+  const std::string port = std::to_string(server.port());
+  for (const std::string& host : {"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
+    Client own(server.port(), {.origin = "http://" + host, .host = host});
+    EXPECT_EQ(own.hello("Own")["type"], "welcome") << host;
+  }
+}
+
+TEST(Hardening, PublicUrlIsTheOnlyOriginWhateverTheHost) {
+  ServerProcess server(":memory:", {"--public-url", "https://mancala.example", "--allow-origin",
+                                    "https://friend.example"});
+  Client own(server.port(), {.origin = "https://mancala.example", .host = "mancala.example"});
+  EXPECT_EQ(own.hello("Own")["type"], "welcome");
+  Client friendly(server.port(), {.origin = "https://friend.example", .host = ""});
+  EXPECT_EQ(friendly.hello("Friend")["type"], "welcome");
+  const std::string local = "127.0.0.1:" + std::to_string(server.port());
+  expect_refused(server.port(), {.origin = "http://" + local, .host = local}, 403);
+  expect_refused(server.port(), {.origin = "http://evil.example", .host = "evil.example"}, 403);
+}
+
+// ---- 7. oversized requests and the Authorization scheme ---------------------------------------
+
+TEST(Hardening, OversizedHeaderGets431AndOversizedBodyGets413) {
+  ServerProcess server;
+  EXPECT_EQ(raw_http(server.port(), get_request("/healthz", "X-Pad: " + std::string(20000, 'x') + "\r\n")), 431);
+  const std::string body(100 * 1024, 'x');
+  EXPECT_EQ(raw_http(server.port(), "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " +
+                                        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body),
+            413);
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+TEST(Hardening, BearerSchemeIsCaseInsensitive) {
+  ServerProcess server;
+  Client ada(server.port());
+  const std::string token = ada.hello("Ada")["token"];
+  const Json created = ada.request({{"type", "create_room"}, {"game", "cups"}, {"private", true}});
+  const std::string room = created["room"]["id"];
+  for (const std::string scheme : {"Bearer", "bearer", "BEARER"}) {
+    std::string body;
+    EXPECT_EQ(raw_http(server.port(), get_request("/api/games/" + room, "Authorization: " + scheme + " " + token + "\r\n"), &body),
+              200)
+        << scheme << ": " << body;
+  }
+  EXPECT_EQ(raw_http(server.port(), get_request("/api/games/" + room, "Authorization: Bearer nope\r\n")), 404);
+}
+
+// ---- 8. binary frames -----------------------------------------------------------------------
+
+TEST(Hardening, BinaryFramesAreRefusedWith1003) {
+  ServerProcess server;
+  Client client(server.port());
+  client.hello("Bin");
+  client.send_binary(R"({"type":"list_rooms","id":1})");
+  int code = 0;
+  EXPECT_TRUE(client.wait_closed(5s, &code));
+  EXPECT_EQ(code, 1003);
+  Client other(server.port());
+  EXPECT_EQ(other.hello("Text")["type"], "welcome");
+}
+
+}  // namespace
+}  // namespace mancala::testing
