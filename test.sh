@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine to every test: installs what is missing, builds
-# with two jobs and runs the whole suite through CTest.
+# with two jobs and runs the whole suite through CTest, then the C++ tests once more with
+# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan).
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/common.sh
@@ -9,3 +10,11 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_web_test_packages
 build
 ctest --test-dir build --output-on-failure -j 2 "$@"
+
+# The same C++ tests again under ASan+UBSan, in their own build folder (browser tests left out).
+# MANCALA_SKIP_SANITIZERS=1 skips this stage for a quick local run; CI always runs it.
+if [ "${MANCALA_SKIP_SANITIZERS:-0}" != 1 ]; then
+  build_sanitized
+  UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS"
+fi

@@ -42,6 +42,30 @@ build() {
   fi
 }
 
+# The labels test.sh runs a second time under AddressSanitizer + UndefinedBehaviorSanitizer:
+# everything with C++ of ours in it (the browser and deploy checks test none).
+SANITIZER_LABELS='engine|server|protocol|cli|fuzz'
+
+# The test executables in build folder $1: whatever Ninja links under tests/ (their tools,
+# mancala and mancala-server, come along as dependencies). New test files need no entry here.
+test_executables() {
+  ninja -C "$1" -t targets all | grep -E '^tests/[^:[]*: CXX_EXECUTABLE_LINKER' |
+    sed -E 's|^[^:]*/([^/:]+):.*|\1|'
+}
+
+# build_sanitized: the tests built with ASan+UBSan in build-asan (configured once, then
+# incremental). UBSan stops at its first report (see CMakeLists.txt), so a finding fails a test.
+build_sanitized() {
+  if [ ! -f build-asan/CMakeCache.txt ]; then
+    # -O1 -g1: line numbers in reports at a fraction of the compile time of -O2 -g.
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DMANCALA_SANITIZE=address
+  fi
+  local targets
+  mapfile -t targets < <(test_executables build-asan)
+  cmake --build build-asan -j 2 --target "${targets[@]}"
+}
+
 # The browser tests' npm packages (playwright-core, which drives Debian's Chromium; it never
 # downloads a browser). `npm ci` runs only when package-lock.json changed since the last install.
 ensure_web_test_packages() {
