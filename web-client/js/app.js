@@ -50,40 +50,69 @@ function showWho() {
   who.replaceChildren(me ? h('span', { dataset: { testid: 'my-name' } }, me.name) : '');
 }
 
+// A part of the address as text, or null when it is not valid percent-encoding (a link cut
+// short or mistyped): such an address shows a message instead of throwing (issue 17, bug 1).
+function decodePart(part) {
+  try { return decodeURIComponent(part); } catch { return null; }
+}
+
 function route() {
   leavePage?.();
   leavePage = null;
   const hash = location.hash || '#/';
-  const [, page, arg] = hash.split('?')[0].split('/');
+  const [, page, raw] = hash.split('?')[0].split('/');
+  const arg = raw ? decodePart(raw) : '';
+  if (arg === null) { showBadLink(page); return; }
   if (page === 'history') {
-    leavePage = null;
-    if (arg) showReplay(main, app, decodeURIComponent(arg)); else showHistoryList(main, app);
+    if (arg) showReplay(main, app, arg); else showHistoryList(main, app);
     return;
   }
   if (!identity.get() && !me) { askName(); return; }
-  if (page === 'room' && arg) leavePage = showRoom(main, app, { roomId: decodeURIComponent(arg) });
-  else if (page === 'join' && arg) leavePage = showRoom(main, app, { invite: decodeURIComponent(arg) });
+  if (page === 'room' && arg) leavePage = showRoom(main, app, { roomId: arg });
+  else if (page === 'join' && arg) leavePage = showRoom(main, app, { invite: arg });
   else leavePage = showLobby(main, app);
+}
+
+function showBadLink(page) {
+  const what = page === 'join' ? 'invite link' : 'link';
+  main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'bad-link' } },
+    h('h1', {}, `This ${what} is broken`),
+    h('p', { role: 'alert' }, `The address has characters that do not belong there; it may have been cut short when it was copied. Ask for the ${what} again.`),
+    h('a', { class: 'button primary', href: '#/' }, 'Go to the lobby')));
 }
 
 // The name is asked once; the server's token is kept with it in localStorage.
 function askName() {
-  const input = h('input', { id: 'player-name', maxlength: 24, required: true, autocomplete: 'nickname',
-    dataset: { testid: 'name-input' } });
+  const input = h('input', { id: 'player-name', required: true, autocomplete: 'nickname',
+    'aria-describedby': 'name-problem', dataset: { testid: 'name-input' } });
+  const problem = h('p', { id: 'name-problem', class: 'field-problem', role: 'alert', dataset: { testid: 'name-problem' } });
+  input.addEventListener('input', () => { problem.textContent = ''; input.removeAttribute('aria-invalid'); });
   main.replaceChildren(h('section', { class: 'welcome' },
     h('h1', {}, 'Welcome to Mancala Online'),
     h('p', {}, 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
     h('form', { class: 'row', onsubmit: (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (!name) return;
+      const wrong = nameProblem(name);
+      if (wrong) { problem.textContent = wrong; input.setAttribute('aria-invalid', 'true'); input.focus(); return; }
       identity.set({ name });
       conn.start({ name });
       route();
     } },
     h('label', { for: 'player-name' }, 'Your name'), input,
-    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, 'Play'))));
+    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, 'Play')), problem));
   input.focus();
+}
+
+// The server's rule for names (protocol README): 1 to 24 characters after trimming spaces, no
+// control characters. Said before sending, instead of cutting the name or doing nothing.
+const MAX_NAME = 24;
+export function nameProblem(name) {
+  if (!name) return 'Type a name: spaces alone are not a name.';
+  const length = [...name].length;
+  if (length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${length}.`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'Names cannot contain control characters.';
+  return '';
 }
 
 function setupSpeed() {

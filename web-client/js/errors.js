@@ -19,6 +19,8 @@ const MESSAGES = {
   plex_lost: 'Too late: someone called Plex! first.',
   not_abandoned: 'The other player is still within the grace time.',
   rate_limited: 'Too many clicks at once; wait a moment.',
+  too_many_rooms: 'You already have 5 rooms waiting for players; start or leave one first.',
+  room_expired: 'This room waited too long for players and was closed.',
   internal: 'The server had a problem; please try again.',
   connection_lost: 'The connection dropped before the server answered.',
 };

@@ -51,7 +51,7 @@ export function createGuide({ board, send }) {
     const tokens = first ? spec.followUps(first, legal) : legal;
     board.select(first ? selected : null);
     const rest = board.setChoices(tokens, (token) => choose(token));
-    prompt.textContent = promptFor(tokens, Boolean(first));
+    prompt.textContent = promptFor(tokens, Boolean(first), rest.length > 0);
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },
@@ -80,8 +80,10 @@ export function createGuide({ board, send }) {
   return { element, render, reset() { autoSent = null; } };
 }
 
-function promptFor(tokens, directionNext) {
-  if (directionNext) return 'Now the direction: click the place next to it where the first counter goes, or use a button.';
+function promptFor(tokens, directionNext, withButtons) {
+  if (directionNext) {
+    return `Now the direction: click the highlighted place next to it where the first counter goes${withButtons ? ', or use a button below' : ''}.`;
+  }
   if (tokens.length && tokens.every((t) => COIN_TOKENS.has(t))) return 'Choose the next coin to sow.';
   if (tokens.length && tokens.every((t) => t === 'R' || t === 'L')) return 'Choose the direction of this lap.';
   if (tokens.some((t) => /^r\d+$/.test(t))) return 'Your turn: click a highlighted cup, or sow from your reserve.';

@@ -3,23 +3,21 @@
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName, seatLabels } from './games.js';
 import { createBoard } from './boards/index.js';
-import { seatScore, roundsTable, resultPanel, reasonText } from './scores.js';
-import { identity } from './storage.js';
-
-async function getJson(path) {
-  const token = identity.get()?.token;
-  const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) throw new Error(response.status === 404 ? 'That game does not exist (or is private).' : `The server answered ${response.status}.`);
-  return response.json();
-}
+import { seatScore, roundsTable } from './scores.js';
+import { resultBanner } from './result.js';
+import { describeUpdate, historyUpdate } from './moves.js';
+import { getJson, fetchGame } from './api.js';
+import { clockText } from './clock.js';
 
 const playerNames = (players, game, options) => {
   const labels = seatLabels(game, options);
   const byName = (seat) => (Array.isArray(players) ? players.find((p) => p?.seat === seat)?.name ?? players[seat] : players?.[seat]);
-  return labels.map((label, seat) => {
+  const plain = labels.map((label, seat) => {
     const name = byName(seat);
     return typeof name === 'string' && name ? name : label;
   });
+  // Computers of the same level share a name: they say their seat too, as in the room.
+  return plain.map((name, seat) => (plain.filter((other) => other === name).length > 1 ? `${name} (${labels[seat]})` : name));
 };
 
 // --- the search ---------------------------------------------------------------------------------
@@ -80,7 +78,7 @@ export async function showReplay(main, app, gameId) {
   main.replaceChildren(h('p', { class: 'muted' }, 'Loading the game…'));
   let record, states;
   try {
-    [record, { states }] = await Promise.all([getJson(`/api/games/${gameId}`), getJson(`/api/games/${gameId}/positions`)]);
+    ({ record, states } = await fetchGame(gameId));
   } catch (error) {
     main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));
     return;
@@ -136,18 +134,7 @@ export async function showReplay(main, app, gameId) {
   function describeStep(v) {
     if (v === 0) return 'The starting position.';
     const turn = turns.get(v);
-    const events = turn?.events ?? [];
-    const roundEnd = events.find((e) => e.event === 'round_end');
-    const parts = [];
-    if (turn?.tokens) parts.push(`${names[turn.seat] ?? 'A player'} played ${turn.tokens}`);
-    else if (turn?.seat !== undefined) parts.push(`${names[turn.seat]}: ${events[0]?.event ?? 'action'}`);
-    if (events.some((e) => e.event === 'plex_result')) {
-      const plex = events.find((e) => e.event === 'plex_result');
-      parts.push(plex.fallback ? `Plex! set to ${names[plex.winner]} (nobody called)` : `${names[plex.winner]} won the Plex! race`);
-    }
-    if (roundEnd) parts.push(`Round ${roundEnd.round ?? ''} ends by ${reasonText(roundEnd.end_reason)}`);
-    if (events.some((e) => e.event === 'game_end')) parts.push('Game over');
-    return parts.join(' · ');
+    return turn ? describeUpdate(game, historyUpdate(turn), names) : '';
   }
 
   function renderInfo() {
@@ -157,9 +144,12 @@ export async function showReplay(main, app, gameId) {
       const score = seatScore(game, options, state, seat);
       return h('li', { class: `seat${state.to_move === seat ? ' to-move' : ''}` },
         h('span', { class: 'seat-name' }, name),
-        score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null);
+        score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
+        // The clock as it stood right after this version.
+        state.clock ? h('span', { class: 'clock', dataset: { testid: `replay-clock-${seat}` } }, clockText(state.clock.remaining_ms[seat])) : null);
     }));
-    scoreBox.replaceChildren(...[state.result ? resultPanel(state.result, names) : null,
+    scoreBox.replaceChildren(...[state.result ? resultBanner({ game, options, state, names,
+      lastUpdate: turns.get(version) ? historyUpdate(turns.get(version)) : null }) : null,
       roundsTable(state.rounds, names)].filter(Boolean));
   }
 

@@ -1,10 +1,12 @@
-// The lobby: the live list of public rooms, the player's own rooms, and the room creation form
-// with every host option of the chosen game.
+// The lobby: "Play the computer" (computer.js), the live list of public rooms, the player's own
+// rooms, and the room creation form with every host option of the chosen game.
 import { h, clear, toast } from './dom.js';
 import { GAMES, gameIds, gameName, seatLabels } from './games.js';
-import { gameOptions, optionField, readOptions, refreshFields, describeOptions } from './options.js';
+import { optionsFieldset, describeOptions } from './options.js';
 import { describeError } from './errors.js';
 import { rulesButton } from './rules.js';
+import { playComputerCard, occupied, seatName, botLevel, computerIcon } from './computer.js';
+import { CLOCK_PRESETS, timeControlText } from './clock.js';
 
 export function showLobby(main, app) {
   const conn = app.conn;
@@ -12,6 +14,7 @@ export function showLobby(main, app) {
   const list = h('div', { class: 'room-list', dataset: { testid: 'room-list' } }, h('p', { class: 'muted' }, 'Loading rooms…'));
   main.replaceChildren(h('section', { class: 'lobby' },
     h('div', { class: 'lobby-rooms' },
+      playComputerCard(app),
       mine,
       h('h2', {}, 'Open rooms'), list),
     createForm(app)));
@@ -29,7 +32,7 @@ export function showLobby(main, app) {
     if (!rooms.length) return;
     mine.append(h('h2', {}, 'Your games'), h('ul', { class: 'plain' }, rooms.map((room) =>
       h('li', {}, h('a', { href: `#/room/${room.id}`, dataset: { testid: `my-room-${room.id}` } },
-        `${gameName(room.game)} with ${room.seats.map((seat) => seat.name).filter(Boolean).join(', ')}`)))));
+        `${gameName(room.game)} with ${room.seats.map(seatName).filter(Boolean).join(', ')}`)))));
   }
 
   const offRooms = conn.on('rooms', (message) => renderRooms(message.rooms));
@@ -47,14 +50,17 @@ export function showLobby(main, app) {
 
 function roomCard(room, app) {
   const labels = seatLabels(room.game, room.options);
-  const free = room.seats.some((seat) => !seat.player_id);
+  const free = room.seats.some((seat) => !occupied(seat));
   const notes = describeOptions(room.game, room.options);
   return h('article', { class: 'room-card', dataset: { testid: `room-${room.id}` } },
     h('h3', {}, gameName(room.game)),
     notes.length ? h('p', { class: 'muted' }, notes.join(' · ')) : null,
+    room.time_control ? h('p', { class: 'muted', dataset: { testid: `room-clock-${room.id}` } }, `Clock: ${timeControlText(room.time_control)}`) : null,
     h('ul', { class: 'plain seat-names' }, labels.map((label, i) => {
       const seat = room.seats[i];
-      return h('li', {}, `${label}: `, h('span', { class: seat?.player_id ? 'name' : 'muted' }, seat?.player_id ? seat.name : 'free'));
+      return h('li', {}, `${label}: `, occupied(seat)
+        ? h('span', { class: 'name' }, botLevel(seat) ? computerIcon() : null, seatName(seat))
+        : h('span', { class: 'muted' }, 'free'));
     })),
     h('p', { class: 'muted' }, room.status === 'playing' ? `Playing · ${room.spectators ?? 0} watching` : 'Waiting for players'),
     h('div', { class: 'row' },
@@ -73,9 +79,13 @@ async function joinAndOpen(app, roomId) {
 
 // --- the creation form --------------------------------------------------------------------
 function createForm(app) {
+  // "New game" in a finished room opens the lobby with its game chosen: #/?game=cups
+  const wanted = new URLSearchParams(location.hash.split('?')[1] ?? '').get('game');
   const gameSelect = h('select', { id: 'new-game', name: 'game', dataset: { testid: 'new-game' } },
-    gameIds().map((id) => h('option', { value: id }, gameName(id))));
-  const optionsBox = h('fieldset', { class: 'options' });
+    gameIds().map((id) => h('option', { value: id, selected: id === wanted || undefined }, gameName(id))));
+  const clock = clockField();
+  const optionsSlot = h('div');
+  let optionsBox = null;       // optionsFieldset of the chosen game
   const blurb = h('p', { class: 'muted' });
   const rules = h('span');
   const privateBox = h('input', { type: 'checkbox', id: 'new-private', dataset: { testid: 'new-private' } });
@@ -88,16 +98,14 @@ function createForm(app) {
     const game = gameSelect.value;
     blurb.textContent = GAMES[game]?.blurb ?? '';
     rules.replaceChildren(GAMES[game] ? rulesButton(game, 'How to play') : '');
-    const fields = gameOptions(game).map((option) => optionField(game, option));
-    optionsBox.replaceChildren(h('legend', {}, `${gameName(game)} options`),
-      ...(fields.length ? fields : [h('p', { class: 'muted' }, 'This game has no options.')]));
+    optionsBox = optionsFieldset(game, { onChange: showSeats });
+    optionsSlot.replaceChildren(optionsBox.element);
     showSeats();
   }
 
-  // The seats (and the lists that depend on them) follow the options chosen.
+  // The seats follow the options chosen.
   function showSeats() {
-    refreshFields(gameSelect.value, optionsBox);
-    const options = readOptions(gameSelect.value, optionsBox, { all: true });
+    const options = optionsBox.read({ all: true });
     const labels = seatLabels(gameSelect.value, options);
     const kept = seatSelect.value;
     seatSelect.replaceChildren(...labels.map((label, i) => h('option', { value: i },
@@ -107,14 +115,15 @@ function createForm(app) {
   }
 
   gameSelect.addEventListener('change', showOptions);
-  optionsBox.addEventListener('change', showSeats);
   showOptions();
 
   async function create(event) {
     event.preventDefault();
     const game = gameSelect.value;
-    const message = { type: 'create_room', game, options: readOptions(game, optionsBox),
+    const message = { type: 'create_room', game, options: optionsBox.read(),
       private: privateBox.checked, grace_seconds: Number(grace.value) };
+    const chosenClock = clock.read();
+    if (chosenClock) message.clock = chosenClock;
     if (seatSelect.value === 'spectate') message.spectate = true;
     else if (seatSelect.value !== '0') message.seat = Number(seatSelect.value);
     submit.disabled = true;
@@ -130,13 +139,48 @@ function createForm(app) {
   return h('form', { class: 'create', onsubmit: create, dataset: { testid: 'create-form' } },
     h('h2', {}, 'New room'),
     h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Game'), gameSelect), blurb, rules,
-    optionsBox,
+    optionsSlot,
     h('fieldset', { class: 'options' }, h('legend', {}, 'Room'),
       h('div', { class: 'field' }, h('label', { for: 'new-seat' }, 'Your seat'), seatSelect,
         h('small', {}, 'Where you sit; the others join by the link or from the list.')),
       h('div', { class: 'field check' }, privateBox, h('label', { for: 'new-private' }, 'Private'),
         h('small', {}, 'Not listed; only people with the invite link can join.')),
+      clock.element,
       h('div', { class: 'field' }, h('label', { for: 'new-grace' }, 'Grace time (seconds)'), grace,
         h('small', {}, 'How long a disconnected player may be away before the opponent can claim the game.'))),
     submit);
+}
+
+// The clock: presets, or custom values (minutes each plus seconds added per move, or hours per
+// move). The server checks the ranges and names a field that is out of range.
+function clockField() {
+  const select = h('select', { id: 'new-clock', dataset: { testid: 'new-clock' } },
+    CLOCK_PRESETS.map((preset) => h('option', { value: preset.id }, preset.label)));
+  const number = (id, label, props) => h('div', { class: 'field' }, h('label', { for: id }, label),
+    h('input', { type: 'number', id, required: true, dataset: { testid: id }, ...props }));
+  const realTime = h('div', { class: 'clock-custom row', hidden: true },
+    number('new-clock-minutes', 'Minutes each', { min: 0.2, max: 180, step: 'any', value: 5 }),
+    number('new-clock-increment', 'Seconds added per move', { min: 0, max: 60, value: 3 }));
+  const perMove = h('div', { class: 'clock-custom row', hidden: true },
+    number('new-clock-hours', 'Hours per move', { min: 1, max: 336, value: 24 }));
+  const value = (id) => Number(realTime.querySelector(`#${id}`)?.value ?? perMove.querySelector(`#${id}`)?.value);
+  select.addEventListener('change', () => {
+    realTime.hidden = select.value !== 'custom';
+    perMove.hidden = select.value !== 'custom-move';
+    for (const input of [...realTime.querySelectorAll('input'), ...perMove.querySelectorAll('input')]) {
+      input.disabled = input.closest('[hidden]') !== null;
+    }
+  });
+  select.dispatchEvent(new Event('change'));
+  return {
+    element: h('div', { class: 'field' }, h('label', { for: 'new-clock' }, 'Clock'), select,
+      h('small', {}, 'Time for each player. When a player\'s time runs out, that player loses.'), realTime, perMove),
+    read() {
+      if (select.value === 'custom') {
+        return { initial_s: Math.round(value('new-clock-minutes') * 60), increment_s: value('new-clock-increment') };
+      }
+      if (select.value === 'custom-move') return { per_move_s: Math.round(value('new-clock-hours') * 3600) };
+      return CLOCK_PRESETS.find((preset) => preset.id === select.value)?.clock ?? null;
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // help all come from `/api/game-types`. Only the wording of names and values is made readable.
 import { h } from './dom.js';
 import { gameType } from './catalog.js';
-import { seatCount, seatLabels } from './games.js';
+import { gameName, seatCount, seatLabels } from './games.js';
 
 // Value spellings that read badly as they are.
 const WORDS = { ccw: 'counterclockwise', cw: 'clockwise', random: 'random draw' };
@@ -56,9 +56,10 @@ function allowed(game, option, options) {
 }
 
 // One field per option: a checkbox for yes/no, a list for choices and short ranges, else a
-// number box with the range. `data-testid="option-<name>"`; list values are JSON.
-export function optionField(game, option, options = {}) {
-  const id = `opt-${option.name}`;
+// number box with the range. `data-testid="option-<name>"`; list values are JSON. `idPrefix`
+// keeps element ids unique when two forms are on the page.
+export function optionField(game, option, options = {}, { idPrefix = 'opt' } = {}) {
+  const id = `${idPrefix}-${option.name}`;
   const testid = `option-${option.name}`;
   const label = h('label', { for: id }, optionLabel(option));
   const values = isBoolean(option) ? null : offeredValues(game, option, options);
@@ -88,9 +89,10 @@ function fillChoices(game, option, select, values, options, wanted) {
 }
 
 // After a change in the form: lists that depend on other options (the first player's seats on
-// the number of players) offer only what fits, keeping the choice where it still does.
-export function refreshFields(game, box) {
-  const options = readOptions(game, box, { all: true });
+// the number of players) offer only what fits, keeping the choice where it still does. `fixed`
+// holds options chosen outside the box.
+export function refreshFields(game, box, fixed = {}) {
+  const options = { ...readOptions(game, box, { all: true }), ...fixed };
   for (const option of gameOptions(game)) {
     const input = box.querySelector(`[name="${option.name}"]`);
     if (input && option.only_with) {
@@ -134,4 +136,33 @@ export function describeOptions(game, options = {}) {
   return gameOptions(game)
     .filter((option) => options[option.name] !== undefined && options[option.name] !== option.default)
     .map((option) => `${optionLabel(option)}: ${valueLabel(game, option, options[option.name], options)}`);
+}
+
+// The options fieldset of a form: one field per option of the game except `omit` (options the
+// form asks in its own way), kept consistent as the player changes them. `fixed()` returns the
+// values of the omitted options, which the fields may depend on (the seats of the first player
+// on the number of players). `read()` gives every option that differs from its default, fixed
+// ones included; `refresh()` is called again when the fixed values change.
+export function optionsFieldset(game, { omit = [], fixed = () => ({}), idPrefix = 'opt',
+  empty = 'This game has no options.', onChange = null } = {}) {
+  const box = h('fieldset', { class: 'options' });
+  const fields = gameOptions(game).filter((option) => !omit.includes(option.name))
+    .map((option) => optionField(game, option, fixed(), { idPrefix }));
+  box.append(h('legend', {}, `${gameName(game)} options`),
+    ...(fields.length ? fields : [h('p', { class: 'muted' }, empty)]));
+  const refresh = () => refreshFields(game, box, fixed());
+  box.addEventListener('change', () => { refresh(); onChange?.(); });
+  refresh();
+  return {
+    element: box,
+    refresh,
+    read({ all = false } = {}) {
+      const options = readOptions(game, box, { all });
+      for (const [name, value] of Object.entries(fixed())) {
+        const option = gameOptions(game).find((item) => item.name === name);
+        if (option && (all || value !== option.default)) options[name] = value;
+      }
+      return options;
+    },
+  };
 }

@@ -1,14 +1,22 @@
-// A room: its seats, the board, the turn guide, scores and the result. Keeps in step with the
-// server through `room` and `update` messages, animating each update's events in order.
+// A room: its seats and clocks, the board, the turn guide, the move list, scores and the result
+// banner with Rematch. Keeps in step with the server through `room` and `update` messages,
+// animating each update's events in order; a click in the move list shows an earlier position
+// while updates keep arriving.
 import { h, clear, toast } from './dom.js';
 import { createBoard } from './boards/index.js';
 import { createGuide } from './guide.js';
 import { gameName, seatLabels, GAMES } from './games.js';
 import { describeError } from './errors.js';
-import { seatScore, roundsTable, resultPanel } from './scores.js';
+import { seatScore, roundsTable } from './scores.js';
+import { resultBanner } from './result.js';
+import { describeUpdate, historyUpdate } from './moves.js';
+import { createMoveList } from './movelist.js';
+import { createClocks, holdClock, timeControlText } from './clock.js';
+import { fetchGame } from './api.js';
 import { rulesButton } from './rules.js';
-import { seats as seatStore, invites } from './storage.js';
+import { seats as seatStore, invites, identity } from './storage.js';
 import { COLORS } from './boards/view.js';
+import { LEVELS, levelLabel, levelWord, botLevel, occupied, seatName, computerIcon, openPlayComputer } from './computer.js';
 
 export function showRoom(main, app, { roomId, invite }) {
   const conn = app.conn;
@@ -19,6 +27,17 @@ export function showRoom(main, app, { roomId, invite }) {
   let plex = null;            // {window, deadline} while a Plex! race is open
   const timers = new Set();
   let absenceTimer = null;
+  const positions = new Map(); // version -> state, for stepping back
+  const updates = new Map();   // version -> {seat, action, tokens, events}
+  let viewing = null;          // the version shown instead of the live one, or null
+  let held = null;             // the latest clock (clock.js)
+  let rematchSeats = [];       // seats that asked for a rematch
+  let historyAsked = false;
+  const clocks = createClocks(() => held, (seat) => names()[seat]);
+  const moveList = createMoveList({ onSelect: (version) => viewVersion(version), onLive: () => goLive() });
+  const resultSlot = h('div', { class: 'result-slot' });
+  // On phones the seat list is below the board: the clocks are repeated above it.
+  const clockBar = h('div', { class: 'clock-bar', hidden: true, dataset: { testid: 'clock-bar' } });
 
   const title = h('h1', { dataset: { testid: 'room-title' } }, 'Joining…');
   const status = h('p', { class: 'room-status', dataset: { testid: 'room-status' } });
@@ -32,13 +51,21 @@ export function showRoom(main, app, { roomId, invite }) {
   const scoreBox = h('div', { class: 'score-box' });
   const section = h('section', { class: 'room', dataset: { testid: 'room' } },
     h('header', { class: 'room-head' }, title, status, inviteBox),
-    h('div', { class: 'room-body' },
-      h('div', { class: 'play-area' }, boardWrap, caption, guideWrap, plexBox),
-      h('aside', { class: 'side' }, seatList, actions, scoreBox)));
+    resultSlot,
+    h('div', { class: 'room-body', dataset: { testid: 'room-body' } },
+      h('div', { class: 'play-area' }, clockBar, boardWrap, caption, guideWrap, plexBox),
+      h('aside', { class: 'side' }, seatList, actions, moveList.element, scoreBox)));
   main.replaceChildren(section);
 
   const mySeat = () => room?.seats.find((seat) => seat.player_id === app.me()?.player_id)?.seat ?? null;
-  const names = () => seatLabels(room.game, room.options).map((label, i) => room.seats[i]?.name || label);
+  // Names by seat. Computers of the same level share the server's name ("Computer, level 3"),
+  // so those say their seat instead (the seat list still shows their level).
+  const names = () => {
+    const labels = seatLabels(room.game, room.options);
+    const plain = labels.map((label, i) => seatName(room.seats[i]) || label);
+    return plain.map((name, i) => (botLevel(room.seats[i]) && plain.filter((other) => other === name).length > 1
+      ? `Computer (${labels[i]})` : name));
+  };
 
   // --- messages from the server --------------------------------------------------------------
   // `ours`: the reply to our own join (an invite names no room id until this reply).
@@ -47,12 +74,18 @@ export function showRoom(main, app, { roomId, invite }) {
     if (!ours && next.id !== roomId) return;
     roomId = next.id;
     const newer = !room || next.version > room.version || (next.state && !room.state);
+    const rematchNew = Boolean(room && !room.rematch && next.rematch);
     // Same version: keep the state already shown (it is the same position).
     room = { ...room, ...next, state: newer ? next.state : room.state };
     if (next.invite) invites.set(room.id, next.invite);
     seatStore.set(room.id, mySeat());
-    if (newer) { queue = []; shownState = room.state; buildBoard(true); }
+    if ('clock' in next) held = holdClock(next.clock ?? next.state?.clock ?? null);
+    if (room.state) positions.set(room.version, room.state);
+    if (newer) { queue = []; shownState = room.state; if (viewing === null) buildBoard(true); }
     render();
+    loadHistory();
+    // Everyone asked for a rematch: the new room's message came first; go there.
+    if (rematchNew) { moveToRematch(room.rematch); return; }
     // A player already away when we arrived: show the claim when their grace time ends.
     for (const seat of room.seats) {
       if (!seat.connected && seat.grace_until) later(Date.parse(seat.grace_until) - Date.now() + 200, render);
@@ -64,6 +97,8 @@ export function showRoom(main, app, { roomId, invite }) {
     if (update.version > room.version + 1) { resync(); return; }
     room.version = update.version;
     room.state = update.state;
+    if (update.state && 'clock' in update.state) held = holdClock(update.state.clock);
+    remember(update.version, update, update.state);
     if (update.state?.phase === 'over') room.status = 'finished';
     if (update.events?.some((e) => e.event === 'plex_result')) showPlexResult(update.events);
     queue.push(update);
@@ -112,18 +147,79 @@ export function showRoom(main, app, { roomId, invite }) {
     while (queue.length) {
       const update = queue.shift();
       buildBoard(false);
+      if (viewing !== null) { shownState = update.state; continue; }   // stepping back: no playback
       if (queue.length > 2) board.show(update.state);
-      else await board.play(update.events ?? [], shownState, update.state);
+      else {
+        // Which seat's update is being played back (a computer's like anyone's), for the tests.
+        section.dataset.animatingSeat = String(update.seat ?? '');
+        await board.play(update.events ?? [], shownState, update.state);
+        delete section.dataset.animatingSeat;
+      }
       shownState = update.state;
-      caption.textContent = lastMoveText(update);
+      if (viewing !== null) board.show(positions.get(viewing));   // a click came during playback
+      else caption.textContent = describe(update) || caption.textContent;
     }
     animating = false;
     render();
   }
 
-  function lastMoveText(update) {
-    if (update.seat === undefined || update.seat === null || !update.tokens) return caption.textContent;
-    return `${names()[update.seat]} played ${update.tokens}`;
+  // --- the move list and stepping back --------------------------------------------------------
+  const describe = (update) => describeUpdate(room.game, update, names());
+  const isPartial = (entry) => Boolean(entry && !entry.events.length && entry.tokens && (entry.action ?? 'move') === 'move');
+
+  function remember(version, update, state) {
+    if (state) positions.set(version, state);
+    if (!update) return;
+    const entry = { seat: update.seat, action: update.action, tokens: update.tokens ?? '', events: update.events ?? [] };
+    updates.set(version, entry);
+    const partial = isPartial(entry);
+    // A turn still being played is one line with its decisions so far.
+    let tokens = entry.tokens;
+    for (let v = version - 1; partial && isPartial(updates.get(v)) && updates.get(v).seat === entry.seat; v -= 1) {
+      tokens = `${updates.get(v).tokens} ${tokens}`;
+    }
+    moveList.put({ version, text: describe({ ...entry, tokens }), partial });
+    if (viewing !== null) moveList.setViewing(viewing, viewingText());
+  }
+
+  const viewingText = () => `Showing move ${moveList.lineOf(viewing)} of ${moveList.lines()}. The game goes on meanwhile.`;
+
+  // Versions before this page opened come from the history API (positions and turns in words).
+  async function loadHistory() {
+    if (historyAsked || !room?.state || room.version === 0 && room.status !== 'playing') return;
+    historyAsked = true;
+    if (!moveList.has(0)) moveList.put({ version: 0, text: 'The game starts.' });
+    if (room.version === 0) { positions.set(0, room.state); return; }
+    const game = await fetchGame(room.id, identity.get()?.token).catch(() => null);
+    if (!game) return;
+    game.states.forEach((state, version) => { if (!positions.has(version)) positions.set(version, state); });
+    for (const turn of game.record.turns ?? []) {
+      if (turn.version !== undefined && !updates.has(turn.version)) remember(turn.version, historyUpdate(turn), null);
+    }
+    if (!animating && viewing === null && room.version > 0) caption.textContent ||= describe(updates.get(room.version) ?? {});
+  }
+
+  function viewVersion(version) {
+    if (!positions.has(version)) return;
+    if (version === room.version && !animating) { goLive(); return; }
+    viewing = version;
+    buildBoard(false);
+    board.show(positions.get(version));
+    caption.textContent = version === 0 ? 'The starting position.' : describe(updates.get(version) ?? {});
+    moveList.setViewing(version, viewingText());
+    render();
+  }
+
+  function goLive() {
+    viewing = null;
+    moveList.setViewing(null);
+    if (!animating) {
+      shownState = room.state;
+      buildBoard(false);
+      board.show(shownState);
+      caption.textContent = describe(updates.get(room.version) ?? {});
+    }
+    render();
   }
 
   // --- drawing ------------------------------------------------------------------------------
@@ -140,7 +236,7 @@ export function showRoom(main, app, { roomId, invite }) {
         boardWrap.replaceChildren(board.element);
         board.show(shownState);
       } else {
-        boardWrap.replaceChildren(h('p', { class: 'waiting' }, 'The board appears when every seat is taken.'));
+        boardWrap.replaceChildren(h('p', { class: 'waiting' }, 'The board appears when every seat is taken, by a person or the computer.'));
       }
     }
   }
@@ -151,20 +247,24 @@ export function showRoom(main, app, { roomId, invite }) {
     status.textContent = statusText();
     renderInvite();
     renderSeats();
+    renderClockBar();
     renderActions();
     renderScores();
+    renderResult();
     renderGuide();
     renderPlex();
+    clocks.tick();
   }
 
   function statusText() {
     const watchers = room.spectators ? ` · ${room.spectators} watching` : '';
-    if (room.status === 'waiting') return `Waiting for players${watchers}`;
+    const control = room.time_control ? ` · ${timeControlText(room.time_control)}` : '';
+    if (room.status === 'waiting') return `Waiting for players${control}${watchers}`;
     if (room.status === 'finished') return `Game over${watchers}`;
     const state = room.state;
     const round = state?.round > 1 || room.game === 'coin_duel' && Number(room.options?.stage ?? 3) === 3 ? `Round ${state.round} · ` : '';
     if (state?.phase === 'plex') return `${round}Plex! race${watchers}`;
-    return `${round}${names()[state?.to_move] ?? ''} to move${watchers}`;
+    return `${round}${names()[state?.to_move] ?? ''} to move${control}${watchers}`;
   }
 
   function renderInvite() {
@@ -185,24 +285,52 @@ export function showRoom(main, app, { roomId, invite }) {
     const state = room.state;
     seatList.replaceChildren(...seatLabels(room.game, room.options).map((label, i) => {
       const seat = room.seats[i] ?? { seat: i };
-      const taken = Boolean(seat.player_id);
+      const taken = occupied(seat);
+      const level = botLevel(seat);
       const toMove = state?.to_move === i && room.status === 'playing';
       const score = seatScore(room.game, room.options, state, i);
       const item = h('li', { class: `seat${toMove ? ' to-move' : ''}${me === i ? ' mine' : ''}`,
         dataset: { testid: `seat-${i}` }, style: `--seat: ${COLORS[i]}` },
       h('span', { class: 'seat-side' }, label),
-      h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? seat.name : 'free seat'),
+      level ? computerIcon() : null,
+      h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? seatName(seat) : 'free seat'),
       me === i ? h('span', { class: 'tag' }, 'you') : null,
-      seat.bot ? h('span', { class: 'tag' }, 'bot') : null,
-      taken ? h('span', { class: `presence ${seat.connected === false ? 'away' : 'here'}`,
+      level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,
+        dataset: { testid: `computer-${i}`, level } }, levelWord(level)) : null,
+      taken && !level ? h('span', { class: `presence ${seat.connected === false ? 'away' : 'here'}`,
         title: seat.connected === false ? 'disconnected' : 'connected' }, seat.connected === false ? 'away' : 'online') : null,
       toMove ? h('span', { class: 'turn-mark', dataset: { testid: 'to-move' } }, 'to move') : null,
+      held ? clocks.face(i) : null,
       score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null);
       if (!taken && me === null && room.status === 'waiting') {
         item.append(h('button', { dataset: { testid: `sit-${i}` }, onclick: () => join({ seat: i }).catch(showError) }, 'Sit here'));
       }
+      if (!taken && me !== null && room.status === 'waiting') item.append(addComputer(i, label));
       return item;
     }));
+  }
+
+  function renderClockBar() {
+    clockBar.hidden = !held || room.status !== 'playing';
+    if (clockBar.hidden) { clockBar.replaceChildren(); return; }
+    const toMove = room.state?.to_move;
+    clockBar.replaceChildren(...names().map((name, seat) => h('span', {
+      class: `bar-seat${toMove === seat && room.status === 'playing' ? ' to-move' : ''}`, style: `--seat: ${COLORS[seat]}` },
+    h('span', { class: 'bar-name' }, name), clocks.face(seat, `clock-bar-${seat}`))));
+  }
+
+  // A seated player of a waiting room may give a free seat to the computer.
+  function addComputer(seat, label) {
+    const id = `add-bot-level-${seat}`;
+    const select = h('select', { id, 'aria-label': `Computer level for ${label}`, dataset: { testid: id } },
+      LEVELS.map(({ level }) => h('option', { value: level, selected: level === 2 || undefined }, levelLabel(level))));
+    const add = h('button', { type: 'button', 'aria-label': `Add computer to ${label}`, dataset: { testid: `add-bot-${seat}` },
+      onclick: async () => {
+        add.disabled = true;
+        try { await conn.request({ type: 'add_bot', room: room.id, seat, level: Number(select.value) }); }
+        catch (error) { showError(error); add.disabled = false; }
+      } }, computerIcon(), 'Add computer');
+    return h('span', { class: 'add-computer row' }, select, add);
   }
 
   function renderActions() {
@@ -218,6 +346,10 @@ export function showRoom(main, app, { roomId, invite }) {
         actions.append(button('Concede round', 'concede', () => confirmThen('Concede this round?', { type: 'concede', room: room.id })));
       }
     }
+    if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
+      actions.append(h('button', { class: 'primary', dataset: { testid: 'play-computer-again' },
+        onclick: () => openPlayComputer(app, room.game) }, 'Play the computer again'));
+    }
     actions.append(rulesButton(room.game));
     if (room.status !== 'waiting') {
       actions.append(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
@@ -228,7 +360,7 @@ export function showRoom(main, app, { roomId, invite }) {
   function renderAbsence(me) {
     clearTimeout(absenceTimer);
     const absent = room.seats[room.state?.to_move];
-    if (!absent || absent.seat === me || absent.connected !== false || room.state?.phase !== 'play') return;
+    if (!absent || absent.seat === me || botLevel(absent) || absent.connected !== false || room.state?.phase !== 'play') return;
     const left = absent.grace_until ? Math.ceil((Date.parse(absent.grace_until) - Date.now()) / 1000) : 0;
     // With two seats the claim wins the game; with more, the absent player is out of it.
     const duel = room.seats.length === 2;
@@ -245,25 +377,79 @@ export function showRoom(main, app, { roomId, invite }) {
   }
 
   function renderScores() {
-    const state = room.state;
-    scoreBox.replaceChildren(...[state?.result ? resultPanel(state.result, names()) : null,
-      roundsTable(state?.rounds, names())].filter(Boolean));
+    scoreBox.replaceChildren(roundsTable(room.state?.rounds, names()) ?? '');
+  }
+
+  // The banner once the last update has been played back: the result, Rematch and New game.
+  function renderResult() {
+    const over = room.status === 'finished' && room.state?.result && !animating;
+    section.dataset.viewing = viewing === null ? '' : String(viewing);
+    if (!over) { resultSlot.replaceChildren(); return; }
+    resultSlot.replaceChildren(resultBanner({ game: room.game, options: room.options, state: room.state, names: names(),
+      lastUpdate: updates.get(room.version), actions: [...rematchControls(),
+        h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, 'New game')] }));
+  }
+
+  function rematchControls() {
+    if (room.rematch) {
+      return [h('a', { class: 'button primary', href: `#/room/${room.rematch}`, dataset: { testid: 'rematch-link' } }, 'Go to the rematch')];
+    }
+    const me = mySeat();
+    const asked = rematchSeats.filter((seat) => !botLevel(room.seats[seat]));
+    const who = asked.map((seat) => (seat === me ? 'You' : names()[seat]));
+    const note = who.length ? h('span', { class: 'rematch-status', dataset: { testid: 'rematch-status' } },
+      `${who.join(' and ')} asked for a rematch${asked.includes(me) ? '; waiting for the others' : ''}.`) : null;
+    if (me === null) return [note].filter(Boolean);
+    const mine = rematchSeats.includes(me);
+    const offered = asked.length && !mine;
+    return [h('button', { class: 'primary', disabled: mine || undefined, dataset: { testid: 'rematch' },
+      onclick: askRematch }, mine ? 'Rematch asked' : offered ? 'Accept the rematch' : 'Rematch'), note].filter(Boolean);
+  }
+
+  async function askRematch() {
+    try { await conn.request({ type: 'rematch', room: room.id }); } catch (error) {
+      toast(error.code === 'not_allowed' && error.message ? `No rematch: ${error.message}` : describeError(error));
+    }
+  }
+
+  function onRematch(message) {
+    if (!room || message.room !== room.id) return;
+    rematchSeats = message.seats ?? [];
+    renderResult();
+  }
+
+  // The new room's message came before this one: the seat there is known already.
+  function moveToRematch(id) {
+    const next = app.roomsSeen.get(id);
+    const seat = next?.seats.find((s) => s.player_id === app.me()?.player_id)?.seat;
+    if (seat !== undefined) seatStore.set(id, seat);
+    toast('The rematch starts', 'notice');
+    app.navigate(`#/room/${id}`);
   }
 
   function renderGuide() {
     if (!guide) return;
     const state = shownState;
     const me = mySeat();
-    const latest = !animating && shownState === room.state;
+    const latest = !animating && shownState === room.state && viewing === null;
     const myTurn = Boolean(state && latest && !busy && room.status === 'playing' && state.phase === 'play' && state.to_move === me && me !== null);
     // What the browser tests wait for: the version on screen and whether this player may act.
     Object.assign(section.dataset, { room: room.id, status: room.status, version: room.version,
       settled: String(latest && !busy), myTurn: String(myTurn), phase: state?.phase ?? 'waiting' });
     let waiting = '';
     if (state && room.status === 'playing' && state.phase === 'play' && state.to_move !== me) {
-      waiting = `Waiting for ${names()[state.to_move]}…`;
+      const mover = names()[state.to_move];
+      waiting = botLevel(room.seats[state.to_move]) ? `${mover} is thinking…` : `Waiting for ${mover}…`;
     }
+    if (viewing !== null) waiting = '';
     guide.render(state, myTurn, waiting);
+    // Under the board too (on a phone the move list is far below): where we are, and the way back.
+    guideWrap.querySelector('.step-back')?.remove();
+    if (viewing !== null) {
+      guideWrap.append(h('p', { class: 'step-back row', dataset: { testid: 'step-back-note' } },
+        `You are looking at move ${moveList.lineOf(viewing)} of ${moveList.lines()}.`,
+        h('button', { class: 'primary', dataset: { testid: 'back-to-live-board' }, onclick: goLive }, 'Back to live')));
+    }
   }
 
   function renderPlex() {
@@ -275,7 +461,7 @@ export function showRoom(main, app, { roomId, invite }) {
     plexBox.replaceChildren(
       h('p', { class: 'plex-title' }, 'Eleven sets are taken. The last one goes to whoever calls first!'),
       me !== null
-        ? h('button', { class: 'plex-button', dataset: { testid: 'plex-button' }, onclick: claimPlex }, 'Plex!')
+        ? h('button', { class: 'plex-button', dataset: { testid: 'plex-button', window: plex.window }, onclick: claimPlex }, 'Plex!')
         : h('p', {}, 'The players are racing for the last set…'),
       h('div', { class: 'plex-timer' }, h('div', { style: `width: ${(100 * left) / plex.total}%` })));
     if (left > 0) later(200, renderPlex);
@@ -365,22 +551,31 @@ export function showRoom(main, app, { roomId, invite }) {
   // --- start ----------------------------------------------------------------------------------
   const unsubscribe = [
     conn.on('room', onRoom), conn.on('update', onUpdate), conn.on('presence', onPresence),
-    conn.on('plex_open', onPlexOpen), conn.on('welcome', onWelcomeAgain),
+    conn.on('plex_open', onPlexOpen), conn.on('welcome', onWelcomeAgain), conn.on('rematch', onRematch),
   ];
 
   const known = app.roomsSeen.get(roomId);
   if (known) onRoom({ room: known });
-  const seated = seatStore.get(roomId) !== undefined && seatStore.get(roomId) !== null;
+  const seated = (seatStore.get(roomId) !== undefined && seatStore.get(roomId) !== null) ||
+    Boolean(known?.seats.some((seat) => seat.player_id && seat.player_id === app.me()?.player_id));
   join(invite || seated ? {} : { spectate: true }).then(() => {
     if (invite) app.navigate(`#/room/${room.id}`, { replace: true, keep: true });
   }).catch((error) => {
-    title.textContent = 'Room not available';
-    status.textContent = describeError(error);
+    // Nothing to show but why: no empty board or seat cards (issue 17, bug 2).
+    section.querySelector('.room-body').hidden = true;
+    section.dataset.error = error.code ?? 'error';
+    const badInvite = invite && ['not_found', 'forbidden', 'bad_request'].includes(error.code);
+    title.textContent = badInvite ? 'This invite link does not work' : 'Room not available';
+    status.textContent = badInvite
+      ? 'The link is not valid, or the game it was for is over. Ask for a new link, or find a game in the lobby.'
+      : describeError(error);
+    status.after(h('a', { class: 'button', href: '#/', dataset: { testid: 'to-lobby' } }, 'Go to the lobby'));
   });
 
   return () => {
     for (const off of unsubscribe) off();
     for (const id of timers) clearTimeout(id);
     clearTimeout(absenceTimer);
+    clocks.stop();
   };
 }

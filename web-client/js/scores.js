@@ -3,27 +3,28 @@
 import { h } from './dom.js';
 import { COINS, COIN_VALUES } from './boards/coin_duel.js';
 
-// One number (and its unit) per seat for the seat list.
+// One number (and its unit) per seat for the seat list; `by` names what a winning margin
+// counts, where the score decides the game (Duovallis is won by leaving the other without a move).
 export function seatScore(game, options, state, seat) {
   if (!state) return null;
   const v = state.position;
   switch (game) {
     case 'cups': {
       const n = Number(options?.cups_per_side ?? 4);
-      return { value: v[seat * (n + 2) + n], unit: 'in pot' };
+      return { value: v[seat * (n + 2) + n], unit: 'in pot', by: 'beans' };
     }
     case 'coin_duel': {
       const stage = Number(options?.stage ?? 3);
-      if (stage === 1) return { value: v[seat * 12 + 10], unit: 'in pot' };
+      if (stage === 1) return { value: v[seat * 12 + 10], unit: 'in pot', by: 'coins' };
       const pot = COINS.reduce((sum, c, k) => sum + v[(seat * 12 + 10) * 4 + k] * COIN_VALUES[c], 0);
-      if (stage === 2) return { value: pot, unit: '¢ in pot' };
+      if (stage === 2) return { value: pot, unit: '¢ in pot', by: 'cents' };
       const earlier = (state.rounds ?? []).reduce((sum, r) => sum + (r.scores?.[seat] ?? 0), 0);
-      return { value: earlier, unit: `points (pot ${pot}¢)` };
+      return { value: earlier, unit: `points (pot ${pot}¢)`, by: 'points' };
     }
     case 'oanquan':
-      return { value: v[14 + seat] + 10 * v[16 + seat], unit: 'points captured' };
+      return { value: v[14 + seat] + 10 * v[16 + seat], unit: 'points captured', by: 'points' };
     case 'njaka':
-      return { value: v[24 + seat], unit: v[24 + seat] === 1 ? 'set' : 'sets' };
+      return { value: v[24 + seat], unit: v[24 + seat] === 1 ? 'set' : 'sets', by: 'sets' };
     case 'duovallis': {
       const stones = v.slice(seat * 24, seat * 24 + 24).reduce((a, b) => a + b, 0);
       return { value: stones, unit: seat === 0 ? 'white stones' : 'black stones' };
@@ -33,17 +34,37 @@ export function seatScore(game, options, state, seat) {
   }
 }
 
+// Why a game or round ended, as a sentence of plain words. `who` names the player concerned
+// (the one who resigned, ran out of time, could not move…) when the result says who it was.
 const REASONS = {
-  no_moves: 'neither player could move', no_legal_move: 'the player to move had no legal move',
-  resign: 'resignation', illegal_move: 'an illegal move', both_winning_coins_scored: 'both winning coins were scored',
-  repetition: 'the position repeated three times', turn_limit: 'the turn limit', concession: 'a concession',
-  not_played: 'not played', both_large_captured: 'both large stones were captured', stalled: 'no captures for too long',
-  sold_squares: 'squares were sold', single_round: 'the single round ended', max_rounds: 'the last round was played',
-  timeout: 'time ran out', plex: 'the Plex! set', target: 'a winning majority of sets',
-  last_seat_standing: 'only one player was left', completed: 'all four rounds were played',
-  abandoned: 'a player left the game',
+  no_moves: () => 'Neither player could move any more.',
+  no_legal_move: (who) => (who ? `${who} had no move left.` : 'The player to move had no move left.'),
+  resign: (who) => (who ? `${who} resigned.` : 'A player resigned.'),
+  illegal_move: (who) => (who ? `${who} made an illegal move.` : 'A player made an illegal move.'),
+  both_winning_coins_scored: () => 'Both winning coins reached the pots.',
+  repetition: () => 'The same position came back three times.',
+  turn_limit: () => 'The round reached its turn limit.',
+  concession: (who) => (who ? `${who} conceded the round.` : 'A player conceded the round.'),
+  not_played: () => 'The round was not played.',
+  both_large_captured: () => 'Both big stones were captured.',
+  no_moves_left: () => 'Neither player could move any more.',
+  stalled: () => 'Nobody captured anything for too long.',
+  sold_squares: () => 'A player had to sell too many squares.',
+  single_round: () => 'The one round of the game is over.',
+  max_rounds: () => 'The last round was played.',
+  timeout: (who) => (who ? `${who} ran out of time.` : 'A clock ran out.'),
+  plex: () => 'The last set was taken in the Plex! race.',
+  target: () => 'One player holds a clear majority of the sets.',
+  last_seat_standing: () => 'Only one player was left.',
+  completed: () => 'All four rounds were played.',
+  abandoned: (who) => (who ? `${who} left the game.` : 'A player left the game.'),
 };
-export const reasonText = (reason) => REASONS[reason] ?? String(reason ?? '').replaceAll('_', ' ');
+export function reasonText(reason, who = null) {
+  const sentence = REASONS[reason];
+  if (sentence) return sentence(who);
+  const words = String(reason ?? 'unknown').replaceAll('_', ' ');
+  return `It ended: ${words}.`;
+}
 
 // A table with one row per finished round: how it ended and what each seat got.
 export function roundsTable(rounds, names) {
@@ -53,27 +74,10 @@ export function roundsTable(rounds, names) {
   return h('table', { class: 'rounds', dataset: { testid: 'rounds' } },
     h('caption', {}, `Rounds (${label})`),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), names.map((n) => h('th', { scope: 'col' }, n)),
-      h('th', { scope: 'col' }, 'Ended by'))),
+      h('th', { scope: 'col' }, 'How it ended'))),
     h('tbody', {}, rounds.map((r, i) => {
       const values = perSeat(r)?.[1] ?? [];
       return h('tr', {}, h('th', { scope: 'row' }, r.round ?? i + 1),
         names.map((_, seat) => h('td', {}, values[seat] ?? '–')), h('td', {}, reasonText(r.end_reason)));
     })));
-}
-
-// The closing screen: who won and why.
-export function resultPanel(result, names) {
-  if (!result) return null;
-  const winner = result.winner;
-  let headline;
-  if (winner === null || winner === undefined) headline = 'A draw';
-  else if (Array.isArray(winner)) headline = `${winner.map((w) => names[w]).join(' and ')} share the win`;
-  else headline = `${names[winner] ?? `Seat ${winner + 1}`} wins`;
-  const totals = result.totals ?? result.scores ?? result.pot_values ?? result.pots ?? result.final_small;
-  return h('section', { class: 'result', dataset: { testid: 'result' }, 'aria-live': 'polite' },
-    h('h2', {}, headline),
-    h('p', {}, `The game ended by ${reasonText(result.end_reason)}.`),
-    Array.isArray(totals) && totals.every((t) => typeof t === 'number')
-      ? h('p', { class: 'totals' }, names.map((n, i) => `${n}: ${totals[i]}`).join(' · ')) : null,
-    result.ranking ? h('p', {}, `Ranking: ${result.ranking.map((g) => g.map((s) => names[s]).join(' = ')).join(', ')}`) : null);
 }

@@ -29,7 +29,7 @@ test('an O An Quan move: square, then direction', async () => {
   // lifted and sown on (the relay), so square 3 is empty and the east end holds a counter.
   assert.equal(await ada.getByTestId('count-q3').textContent(), '');
   assert.equal(await bo.getByTestId('count-q3').textContent(), '');
-  assert.match(await bo.getByTestId('caption').textContent(), /3 ccw/);
+  assert.match(await bo.getByTestId('caption').textContent(), /Ada played square 3 counterclockwise/);
   assert.equal((await roomInfo(bo)).myTurn, 'true');
   await screenshot(ada, 'oanquan-board', '[data-testid=board]');
   await screenshot(bo, 'oanquan-room-north');

@@ -49,7 +49,7 @@ describe('rooms', { concurrency: true }, () => {
     await ada.getByTestId('result').waitFor();
     assert.equal((await roomInfo(ada)).status, 'finished');
     assert.match(await text(ada, 'result'), /Ada wins/);
-    assert.match(await text(ada, 'result'), /resignation/);
+    assert.match(await text(ada, 'result'), /Bo left the game\./);
     assert.equal(await ada.getByTestId('claim-abandon').count(), 0);
     assert.equal(await ada.getByTestId('resign').count(), 0);
     await screenshot(ada, 'room-abandon-claimed');
@@ -88,7 +88,7 @@ describe('rooms', { concurrency: true }, () => {
         assert.deepEqual(await counts(cy), await counts(ada));
       }
     }
-    assert.match(await text(cy, 'caption'), /(Ada|Bo) played /);
+    assert.match(await text(cy, 'caption'), /(Ada|Bo) (sowed \d+ beans? from the reserve|played cup \d)/);
 
     // Nothing to click for the spectator: no choices, no game buttons, and clicking the cups
     // and reserves of the board changes nothing.
@@ -130,7 +130,7 @@ describe('rooms', { concurrency: true }, () => {
     await settled([ada, bo], 1);
     for (const page of [ada, bo]) {
       assert.equal(await page.locator('[data-testid=rounds] tbody tr').count(), 1);
-      assert.match(await page.locator('[data-testid=rounds] tbody tr').first().textContent(), /concession/);
+      assert.match(await page.locator('[data-testid=rounds] tbody tr').first().textContent(), /conceded the round/);
       assert.match(await text(page, 'room-status'), /^Round 2 · /);
       assert.equal((await roomInfo(page)).status, 'playing');
     }
@@ -143,7 +143,8 @@ describe('rooms', { concurrency: true }, () => {
       await page.getByTestId('result').waitFor();
       assert.equal((await roomInfo(page)).status, 'finished');
       assert.match(await text(page, 'result'), /Ada wins/);
-      assert.match(await text(page, 'result'), /ended by resignation/);
+      assert.match(await text(page, 'result'), /Bo resigned\./);
+      assert.doesNotMatch(await text(page, 'result'), /ended by/);
       assert.equal(await page.getByTestId('resign').count(), 0);
       assert.equal(await page.getByTestId('concede').count(), 0);
     }

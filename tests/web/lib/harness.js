@@ -16,8 +16,10 @@ const staticDir = process.env.MANCALA_STATIC ?? path.join(repo, 'web-client');
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function startServer() {
-  const child = spawn(serverBinary, ['--port', '0', '--db', ':memory:', '--static', staticDir, '--log-level', 'warn'],
+// `args`: more flags, like `--clock-speed 50` (clocks and grace times 50 times faster; tests only).
+// `db`: a database file instead of memory, to restart a server on the same games.
+export async function startServer({ args = [], db = ':memory:' } = {}) {
+  const child = spawn(serverBinary, ['--port', '0', '--db', db, '--static', staticDir, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stderr.on('data', (chunk) => { log += chunk; });
@@ -56,21 +58,29 @@ export async function newPlayer(browser, url, name, { viewport = { width: 1280, 
 }
 
 // Creates a room from the lobby form: `options` maps option names to the values to pick;
-// `grace` is the room's grace time in seconds.
-export async function createRoom(page, game, { options = {}, isPrivate = false, grace = null } = {}) {
+// `grace` is the room's grace time in seconds; `clock` a preset of the form ('5+3', '1d', …,
+// 'custom') with `clockFields` for the custom values ({'new-clock-minutes': 0.2, …}).
+export async function createRoom(page, game, { options = {}, isPrivate = false, grace = null, clock = null, clockFields = {} } = {}) {
   await page.goto(new URL('/#/', page.url()).href);
   await page.getByTestId('new-game').selectOption(game);
+  await fillOptions(page.getByTestId('create-form'), options);
+  if (isPrivate) await page.getByTestId('new-private').check();
+  if (grace !== null) await page.getByTestId('new-grace').fill(String(grace));
+  if (clock) await page.getByTestId('new-clock').selectOption(clock);
+  for (const [testid, value] of Object.entries(clockFields)) await page.getByTestId(testid).fill(String(value));
+  await page.getByTestId('create-room').click();
+  await page.waitForSelector('[data-testid=room][data-room]');
+  return page.getAttribute('[data-testid=room]', 'data-room');
+}
+
+// Sets option fields (`data-testid="option-<name>"`) inside `scope` (a form or a dialog).
+export async function fillOptions(scope, options) {
   for (const [name, value] of Object.entries(options)) {
-    const field = page.getByTestId(`option-${name}`);
+    const field = scope.getByTestId(`option-${name}`);
     if (typeof value === 'boolean') await field.setChecked(value);
     else if (await field.evaluate((node) => node.tagName === 'SELECT')) await field.selectOption(JSON.stringify(value));
     else await field.fill(String(value));
   }
-  if (isPrivate) await page.getByTestId('new-private').check();
-  if (grace !== null) await page.getByTestId('new-grace').fill(String(grace));
-  await page.getByTestId('create-room').click();
-  await page.waitForSelector('[data-testid=room][data-room]');
-  return page.getAttribute('[data-testid=room]', 'data-room');
 }
 
 export async function roomInfo(page) {

@@ -8,6 +8,7 @@ const SIZE = 560;
 const C = SIZE / 2;
 const RING = 205;
 const HOLE = 38;
+const MAX_LABEL = 18;        // characters of a seat's name on its tray
 const players = (ctx) => Number(ctx.options?.players ?? 2);
 
 // Hole h sits at 240° + 30°·h (mathematical angle, counterclockwise), so holes 0-2 are at the
@@ -49,10 +50,15 @@ export const njakaBoard = {
     return places;
   },
 
-  decorate: () => [
-    s('circle', { class: 'board-body', cx: C, cy: C, r: RING + HOLE + 22 }),
-    s('circle', { class: 'board-inner', cx: C, cy: C, r: RING - HOLE - 16 }),
-  ],
+  // The board turns about its centre (the viewer's block at the bottom) inside the same frame.
+  round: true,
+  decorate(ctx, pt) {
+    const [cx, cy] = pt(C, C);
+    return [
+      s('circle', { class: 'board-body', cx, cy, r: RING + HOLE + 22 }),
+      s('circle', { class: 'board-inner', cx, cy, r: RING - HOLE - 16 }),
+    ];
+  },
 
   contents(state, ctx) {
     const v = state.position;
@@ -69,8 +75,11 @@ export const njakaBoard = {
 
   drawContent(place, content, ctx) {
     if (place.id.startsWith('set')) {
+      // Up to four trays sit side by side: a long name is shortened (in full on hover).
+      const name = place.seatName ?? '';
+      const short = name.length > MAX_LABEL ? `${name.slice(0, MAX_LABEL - 1).trimEnd()}…` : name;
       return s('g', {}, s('text', { class: 'store-label', x: place.x, y: place.y - 19, 'text-anchor': 'middle',
-        'dominant-baseline': 'middle' }, place.seatName), drawSets(place, content.set ?? 0));
+        'dominant-baseline': 'middle' }, s('title', {}, name), short), drawSets(place, content.set ?? 0));
     }
     const owner = ctx.state.position[12 + Number(place.id.slice(1))];
     const g = s('g', {}, s('circle', { class: 'owner-ring', cx: place.x, cy: place.y, r: place.r + 5,

@@ -11,6 +11,7 @@ const HEIGHT = 2 * CELL + 250;
 const southY = HEIGHT / 2 + CELL / 2;
 const northY = HEIGHT / 2 - CELL / 2;
 const squareX = (k) => 120 + k * CELL + CELL / 2;      // k = 0..4 from the west
+const BIG_ROOM = 96;                                     // the store's end kept for large stones
 
 export const isSquare = (i) => i !== 0 && i !== 6;
 
@@ -77,9 +78,11 @@ export const oanquanBoard = {
   },
 
   drawContent(place, content, ctx) {
-    // In an end space the small counters keep clear of the large stone, toward the squares.
+    // In an end space the small counters keep clear of the large stone, toward the squares; in
+    // a store they leave the left end free for the two large stones (the labels flank the store).
     const inward = place.x < place.boardWidth / 2 ? 16 : -16;
-    const spot = place.shape === 'half' ? { ...place, x: place.x + inward, r: 30 } : place;
+    const spot = place.shape === 'half' ? { ...place, x: place.x + inward, r: 30 }
+      : place.shape === 'tray' ? { ...place, x: place.x + BIG_ROOM / 2, w: place.w - BIG_ROOM } : place;
     const g = s('g', {}, drawCounters(spot, { n: content.n ?? 0 }, ctx));
     const owner = oanquanBoard.owners(ctx.state)[place.id];
     if (owner !== undefined) {
@@ -87,7 +90,7 @@ export const oanquanBoard = {
         y: place.y + place.h / 2 - 10, width: place.w - 8, height: 6, rx: 3 }));
     }
     for (let k = 0; k < (content.big ?? 0); k++) {
-      const dx = place.shape === 'tray' ? -place.w / 2 - 30 - k * 44 : (place.x < place.boardWidth / 2 ? -24 : 24);
+      const dx = place.shape === 'tray' ? -place.w / 2 + 26 + k * 44 : (place.x < place.boardWidth / 2 ? -24 : 24);
       g.append(s('g', { class: 'big-stone' }, s('circle', { cx: place.x + dx, cy: place.y, r: 20 }),
         s('text', { x: place.x + dx, y: place.y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, '10')));
     }

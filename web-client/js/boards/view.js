@@ -11,6 +11,7 @@
 //   target(token, ctx)     -> the place a legal token is played by clicking, or null
 //   steps(events, ctx)     -> animation steps (see `applyStep`)
 //   rotation(ctx)          -> degrees the layout turns so the viewer's side is at the bottom
+//   round                  -> true when the drawing is a disc, so turning it needs no bigger frame
 import { s } from '../dom.js';
 import { animation } from '../storage.js';
 
@@ -26,9 +27,10 @@ export function createBoardView(spec, ctx) {
   const degrees = spec.rotation?.(ctx) ?? 0;
   const turn = (degrees * Math.PI) / 180;
   const [cos, sin] = [Math.cos(turn), Math.sin(turn)];
-  // A quarter turn (phones in portrait) swaps the drawing's width and height.
-  const width = Math.round(Math.abs(baseWidth * cos) + Math.abs(baseHeight * sin));
-  const height = Math.round(Math.abs(baseWidth * sin) + Math.abs(baseHeight * cos));
+  // A quarter turn (phones in portrait) swaps the drawing's width and height; a turned
+  // rectangle needs a bigger frame. A round board (`spec.round`) fits its frame at any angle.
+  const width = spec.round ? baseWidth : Math.round(Math.abs(baseWidth * cos) + Math.abs(baseHeight * sin));
+  const height = spec.round ? baseHeight : Math.round(Math.abs(baseWidth * sin) + Math.abs(baseHeight * cos));
   const sideways = Math.abs(sin) > 0.99;
   const pt = (x, y) => {
     const dx = x - baseWidth / 2, dy = y - baseHeight / 2;
@@ -70,7 +72,10 @@ export function createBoardView(spec, ctx) {
     node.style.display = place.hideWhenEmpty && total(content) === 0 ? 'none' : '';
     node.classList.toggle('selected', selected === id);
     node.replaceChildren(...[
+      // The place's name on hover ("square 3", "hole 7"), as the move list calls it.
+      place.name ? s('title', {}, place.name) : null,
       shapeOf(place),
+      numberOf(place),
       (spec.drawContent ?? drawCounters)(place, content, ctx),
       place.hideCount ? null : s('text', { x: place.lx, y: place.ly, class: 'count', 'text-anchor': 'middle',
         'dominant-baseline': 'middle', dataset: { testid: `count-${id}` } },
@@ -255,6 +260,16 @@ export function itemsOf(content = {}) {
 function countText(content) {
   const n = total(content);
   return n === 0 ? '' : String(n);
+}
+
+// The number a move's words use for a place ("cup 4", "square 3", "hole 7"), written small
+// at the top of the place so a description can be followed on the board.
+function numberOf(place) {
+  const number = /(?:cup|square|hole) (\d+)$/.exec(place.name ?? '')?.[1];
+  if (number === undefined) return null;
+  const top = place.y - (place.r ?? place.h / 2);
+  return s('text', { class: 'place-number', x: place.x, y: top + 10, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
+    'aria-hidden': 'true' }, number);
 }
 
 function shapeOf(place) {

@@ -1,0 +1,174 @@
+// Clocks and rematch in the room (issue 16): clocks that tick, turn red under 10 s and are
+// right after a reload; a timeout that ends the game for both browsers (on a server whose
+// clocks run 50 times faster: no test waits for a real timeout); stepping back while the other
+// player moves; the result banner; a rematch with the seats rotated, with a person and with
+// the computer.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, playChoice, screenshot, sleep } from '../lib/harness.js';
+import { playComputer, waitForChoices, clickChoice } from '../lib/computer.js';
+
+const LAPTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+let server, fast, browser;
+before(async () => {
+  [server, fast] = await Promise.all([startServer(), startServer({ args: ['--clock-speed', '50'] })]);
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await server?.stop(); await fast?.stop(); });
+
+const text = (page, testid) => page.getByTestId(testid).first().textContent();
+const clockMs = (page, seat) => page.getAttribute(`[data-testid=clock-${seat}]`, 'data-ms').then(Number);
+const running = (page, seat) => page.getAttribute(`[data-testid=clock-${seat}]`, 'data-running');
+
+// Ada creates a public Cups room from the form, Bo joins it from the lobby.
+async function twoPlayers(url, clock, clockFields = {}, boViewport = LAPTOP) {
+  const ada = await newPlayer(browser, url, 'Ada', { viewport: LAPTOP });
+  const bo = await newPlayer(browser, url, 'Bo', { viewport: boViewport });
+  const roomId = await createRoom(ada, 'cups', { clock, clockFields });
+  await bo.goto(`${url}/#/`);
+  await bo.getByTestId(`join-${roomId}`).click();
+  await settled([ada, bo], 0);
+  return { ada, bo, roomId };
+}
+
+describe('clocks and rematch', { concurrency: true }, () => {
+  it('clocks tick and turn red, survive a reload; stepping back while the other moves; rematch', async () => {
+    // 12 s each, no increment: under 10 s after two seconds.
+    const { ada, bo, roomId } = await twoPlayers(server.url, 'custom', { 'new-clock-minutes': 0.2, 'new-clock-increment': 0 }, PHONE);
+    for (const page of [ada, bo]) {
+      assert.equal(await running(page, 0), 'true');
+      assert.equal(await running(page, 1), 'false');
+      assert.equal(await text(page, 'clock-1'), '0:12');
+      assert.match(await text(page, 'room-status'), /0\.2 min|12 s/);
+    }
+    // Ada's clock ticks smoothly (tenths under 10 s) and turns red.
+    await ada.waitForSelector('[data-testid=clock-0].low', { timeout: 5000 });
+    const a1 = await clockMs(ada, 0);
+    await sleep(500);
+    const a2 = await clockMs(ada, 0);
+    assert.ok(a1 - a2 >= 300 && a1 - a2 <= 900, `ticks about 500 ms in 500 ms (${a1} → ${a2})`);
+    assert.match(await text(ada, 'clock-0'), /^0:0\d\.\d$/);
+    assert.equal(await ada.$eval('[data-testid=clock-0]', (node) => getComputedStyle(node).backgroundColor), 'rgb(181, 72, 93)');
+    await screenshot(ada, 'room-clock-low-1280');
+
+    // Ada moves: her clock stops, Bo's runs.
+    await playChoice(ada);
+    await settled([ada, bo], 1);
+    await bo.waitForSelector('[data-testid=clock-1][data-running=true]');
+    assert.equal(await running(bo, 0), 'false');
+    const stopped = await clockMs(ada, 0);
+    await sleep(300);
+    assert.equal(await clockMs(ada, 0), stopped, 'a stopped clock stays');
+
+    // A reload shows Bo's clock where it was.
+    const before = await clockMs(bo, 1);
+    const at = Date.now();
+    await bo.reload();
+    await bo.waitForSelector(`[data-testid=room][data-room="${roomId}"][data-settled=true]`);
+    await bo.waitForSelector('[data-testid=clock-1][data-running=true]');
+    const expected = before - (Date.now() - at);
+    const after = await clockMs(bo, 1);
+    assert.ok(Math.abs(after - expected) < 1200, `after the reload ${after} ms, expected about ${expected}`);
+    await screenshot(bo, 'room-clock-390');
+
+    // Ada looks back at the start while Bo moves: his move reaches her list, her board stays.
+    await ada.getByTestId('move-0').click();
+    await ada.waitForSelector('[data-testid=room][data-viewing="0"]');
+    await playChoice(bo);
+    await ada.getByTestId('move-2').waitFor();
+    assert.equal((await roomInfo(ada)).viewing, '0');
+    assert.equal(await ada.getByTestId('count-s0res').textContent(), '40', 'the start is still shown');
+    assert.equal(await ada.getByTestId('back-to-live').isVisible(), true);
+    assert.equal(await text(ada, 'viewing'), 'Showing move 0 of 2. The game goes on meanwhile.');
+    await screenshot(ada, 'room-stepping-back-1280');
+    await ada.getByTestId('back-to-live').click();
+    await ada.waitForSelector('[data-testid=room][data-viewing=""][data-my-turn=true]');
+
+    // Bo resigns; the banner says so in words, with Rematch.
+    await bo.getByTestId('resign').click();
+    for (const page of [ada, bo]) {
+      await page.getByTestId('result').waitFor();
+      assert.equal(await text(page, 'result-headline'), 'Ada wins');
+      assert.equal(await text(page, 'result-reason'), 'Bo resigned.');
+      assert.equal(await page.locator('[data-testid=clock-0].running, [data-testid=clock-1].running').count(), 0, 'no clock runs after the end');
+    }
+    await screenshot(ada, 'room-result-1280');
+    await screenshot(bo, 'room-result-390');
+
+    // Ada asks for a rematch; Bo sees who asked and accepts; both move to the new room, where
+    // the seats are rotated.
+    await ada.getByTestId('rematch').click();
+    await ada.waitForSelector('[data-testid=rematch]:disabled');
+    await bo.waitForSelector('[data-testid=rematch-status]');
+    assert.match(await text(bo, 'rematch-status'), /^Ada asked for a rematch/);
+    assert.equal(await text(bo, 'rematch'), 'Accept the rematch');
+    assert.match(await text(ada, 'rematch-status'), /^You asked for a rematch; waiting/);
+    await bo.getByTestId('rematch').click();
+    for (const page of [ada, bo]) {
+      await page.waitForFunction((old) => {
+        const room = document.querySelector('[data-testid=room]')?.dataset;
+        return room && room.room && room.room !== old && room.status === 'playing';
+      }, roomId);
+      assert.equal(await text(page, 'seat-name-0'), 'Bo');
+      assert.equal(await text(page, 'seat-name-1'), 'Ada');
+      assert.equal(await page.getByTestId('result').count(), 0);
+    }
+    assert.equal(await ada.locator('[data-testid=seat-1].mine').count(), 1);
+    assert.equal(await bo.locator('[data-testid=seat-0].mine').count(), 1);
+    assert.match(bo.url(), /#\/room\//);
+    assert.deepEqual([...ada.errors, ...bo.errors], []);
+  });
+
+  it('a timeout ends the game for both browsers (clocks 50 times faster)', async () => {
+    // 3 + 2: Ada's 180 s pass in 3.6 s of real time.
+    const { ada, bo } = await twoPlayers(fast.url, '3+2');
+    assert.equal(await text(ada, 'clock-1'), '3:00');
+    for (const page of [ada, bo]) {
+      await page.getByTestId('result').waitFor({ timeout: 15000 });
+      assert.equal(await text(page, 'result-headline'), 'Bo wins');
+      assert.equal(await text(page, 'result-reason'), 'Ada ran out of time.');
+      assert.match((await page.$$eval('[data-testid=move-list] button', (nodes) => nodes.map((n) => n.textContent))).at(-1),
+        /^Ada ran out of time\. Game over\.$/);
+      assert.equal((await roomInfo(page)).status, 'finished');
+    }
+    assert.equal(await clockMs(ada, 0), 0);
+    await screenshot(ada, 'room-timeout-1280');
+
+    // The history viewer shows the clocks at every version, and the timeout in words.
+    const gameId = (await roomInfo(ada)).room;
+    await ada.goto(`${fast.url}/#/history/${gameId}`);
+    await ada.getByTestId('replay-clock-1').waitFor();
+    assert.equal(await text(ada, 'replay-clock-1'), '3:00');
+    await ada.getByTestId('replay-last').click();
+    await ada.waitForFunction(() => /^Move 1 of 1/.test(document.querySelector('[data-testid=replay-where]').textContent));
+    assert.equal(await text(ada, 'replay-clock-0'), '0:00.0');
+    assert.equal(await text(ada, 'replay-caption'), 'Ada ran out of time. Game over.');
+    assert.equal(await text(ada, 'result-reason'), 'Ada ran out of time.');
+
+    // A correspondence clock shows days and hours.
+    const carl = await newPlayer(browser, fast.url, 'Cy', { viewport: LAPTOP });
+    await createRoom(carl, 'cups', { clock: '1d' });
+    assert.equal(await text(carl, 'clock-0'), '1 d 0 h');
+    assert.match(await text(carl, 'room-status'), /1 day per move/);
+    assert.deepEqual([...ada.errors, ...bo.errors, ...carl.errors], []);
+  });
+
+  it('a rematch against the computer starts at once, seats rotated', async () => {
+    const ada = await newPlayer(browser, server.url, 'Dora');
+    const first = await playComputer(ada, 'cups', { level: 1 });
+    await waitForChoices(ada);
+    await clickChoice(ada, (tokens) => tokens[0]);
+    await ada.getByTestId('resign').click();
+    await ada.getByTestId('result').waitFor();
+    assert.equal(await text(ada, 'result-reason'), 'Dora resigned.');
+    await ada.getByTestId('rematch').click();
+    await ada.waitForFunction((old) => {
+      const room = document.querySelector('[data-testid=room]')?.dataset;
+      return room?.room && room.room !== old && room.status === 'playing';
+    }, first);
+    assert.equal(await text(ada, 'seat-name-1'), 'Dora');
+    assert.equal(await ada.locator('[data-testid=seat-1].mine').count(), 1);
+    assert.deepEqual(ada.errors, []);
+  });
+});

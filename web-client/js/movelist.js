@@ -1,0 +1,73 @@
+// The room's move list: one line per version in words (moves.js), newest at the bottom. A click
+// on a line shows that position while the game goes on (like lichess); "Back to live" returns
+// to the latest one; the arrow keys step from the focused line. The room owns the positions;
+// this only draws the list and reports clicks.
+import { h } from './dom.js';
+
+export function createMoveList({ onSelect, onLive }) {
+  const items = h('ol', { class: 'move-items', dataset: { testid: 'move-list' } });
+  const live = h('button', { class: 'primary back-live', hidden: true, dataset: { testid: 'back-to-live' },
+    onclick: () => onLive() }, 'Back to live');
+  const viewingNote = h('p', { class: 'viewing', hidden: true, dataset: { testid: 'viewing' } });
+  const element = h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
+    h('div', { class: 'moves-head' }, h('h2', { id: 'moves-title' }, 'Moves'), live), viewingNote, items);
+  const rows = new Map();       // version -> li
+  let viewing = null;
+
+  // Arrow keys step through the list from the line that has the focus.
+  items.addEventListener('keydown', (event) => {
+    const step = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 }[event.key];
+    const from = Number(event.target.closest('[data-version]')?.dataset.version);
+    const versions = [...rows.keys()].sort((a, b) => a - b);
+    const to = versions[versions.indexOf(from) + (step ?? 0)];
+    if (!step || to === undefined || to === from) return;
+    event.preventDefault();
+    onSelect(to);
+    rows.get(to).querySelector('button').focus();
+  });
+
+  // entry: {version, text, partial}
+  function put(entry) {
+    const old = rows.get(entry.version);
+    // Lines are numbered in order (a turn of several decisions is one line); the start is 0.
+    const row = h('li', { class: entry.version === 0 ? 'start' : entry.partial ? 'partial' : null,
+      value: entry.version === 0 ? 0 : undefined },
+      h('button', { type: 'button', class: 'move', dataset: { testid: `move-${entry.version}`, version: entry.version },
+        'aria-current': viewing === entry.version ? 'step' : undefined,
+        onclick: () => onSelect(entry.version) }, entry.text));
+    rows.set(entry.version, row);
+    // A turn of several decisions is one line: the next line replaces those of its half-played
+    // steps (the room describes all of the turn's decisions so far in the latest).
+    for (const [version, other] of rows) {
+      if (version < entry.version && other.classList.contains('partial')) { other.remove(); rows.delete(version); }
+    }
+    if (old) { old.replaceWith(row); return; }
+    const after = [...rows.keys()].filter((v) => v > entry.version).sort((a, b) => a - b)[0];
+    if (after !== undefined && rows.get(after).isConnected) items.insertBefore(row, rows.get(after));
+    else items.append(row);
+    if (viewing === null) items.scrollTop = items.scrollHeight;
+  }
+
+  function setViewing(version, text = '') {
+    viewing = version;
+    for (const [v, row] of rows) {
+      const button = row.firstChild;
+      if (v === version) button.setAttribute('aria-current', 'step'); else button.removeAttribute('aria-current');
+    }
+    live.hidden = version === null;
+    viewingNote.hidden = version === null;
+    viewingNote.textContent = text;
+    element.classList.toggle('stepping', version !== null);
+    if (version === null) items.scrollTop = items.scrollHeight;
+    else rows.get(version)?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  function clear() { rows.clear(); items.replaceChildren(); }
+
+  // Where a version's line is in the list, and how many moves it shows: "move 3 of 12".
+  const versions = () => [...rows.keys()].filter((v) => v > 0).sort((a, b) => a - b);
+  const lineOf = (version) => versions().indexOf(version) + 1;
+  const lines = () => versions().length;
+
+  return { element, put, setViewing, clear, has: (version) => rows.has(version), lineOf, lines };
+}

@@ -1,0 +1,59 @@
+// The result of a finished game in plain words: who won, by how much (where the score decides
+// it), why, and each player's score with its unit, the same numbers the seat list shows. The room
+// adds its Rematch and New game buttons below (`actions`); the history viewer shows it alone.
+import { h } from './dom.js';
+import { seatScore, reasonText } from './scores.js';
+
+// Updates whose action names the player the game ended for.
+const ENDED_BY_SEAT = { resign: 'resign', timeout: 'timeout', abandon: 'abandoned' };
+
+// The player the reason is about: the one who resigned, ran out of time, left, or could not move.
+function concerned(result, lastUpdate) {
+  if (ENDED_BY_SEAT[lastUpdate?.action]) return lastUpdate.seat;
+  for (const key of ['offender', 'stuck_player', 'loser']) {
+    if (Number.isInteger(result[key])) return result[key];
+  }
+  return null;
+}
+
+export function headline(result, names, scores) {
+  const winner = result.winner;
+  if (winner === null || winner === undefined) return 'The game is a draw';
+  if (Array.isArray(winner)) return `${winner.map((w) => names[w]).join(' and ')} share the win`;
+  const name = names[winner] ?? `Seat ${winner + 1}`;
+  const numbers = scores.every((score) => score && typeof score.value === 'number' && score.by);
+  if (!numbers) return `${name} wins`;
+  const best = Math.max(...scores.filter((_, seat) => seat !== winner).map((score) => score.value));
+  const margin = scores[winner].value - best;
+  return margin > 0 ? `${name} wins by ${margin} ${margin === 1 ? scores[winner].by.replace(/s$/, '') : scores[winner].by}` : `${name} wins`;
+}
+
+// A game of one round ends when that round does: its reason is the round's.
+const ROUND_DECIDES = new Set(['single_round']);
+
+export function reasonFor(result, names, lastUpdate = null) {
+  const seat = concerned(result, lastUpdate);
+  let reason = ENDED_BY_SEAT[lastUpdate?.action] ?? result.end_reason;
+  if (ROUND_DECIDES.has(reason) && result.rounds?.at(-1)?.end_reason) reason = result.rounds.at(-1).end_reason;
+  return reasonText(reason, seat === null ? null : names[seat] ?? `Seat ${seat + 1}`);
+}
+
+// {game, options, state (over), names, lastUpdate (the update that ended it, when known),
+//  actions: nodes to show under it}
+export function resultBanner({ game, options, state, names, lastUpdate = null, actions = [] }) {
+  const result = state?.result;
+  if (!result) return null;
+  const scores = names.map((_, seat) => seatScore(game, options, state, seat));
+  const ranking = Array.isArray(result.ranking) && names.length > 2
+    ? h('p', { class: 'ranking', dataset: { testid: 'result-ranking' } }, 'Ranking: ',
+      result.ranking.map((group, i) => `${i + 1}. ${group.map((seat) => names[seat]).join(' and ')}`).join(', '))
+    : null;
+  return h('section', { class: 'result-banner', role: 'status', 'aria-live': 'polite', dataset: { testid: 'result' } },
+    h('h2', { dataset: { testid: 'result-headline' } }, headline(result, names, scores)),
+    h('p', { class: 'reason', dataset: { testid: 'result-reason' } }, reasonFor(result, names, lastUpdate)),
+    scores.every(Boolean) ? h('ul', { class: 'result-scores plain', dataset: { testid: 'result-scores' } },
+      names.map((name, seat) => h('li', { class: seat === result.winner ? 'winner' : null },
+        h('span', { class: 'name' }, `${name}:`), ' ', h('strong', {}, scores[seat].value), ` ${scores[seat].unit}`))) : null,
+    ranking,
+    actions.length ? h('div', { class: 'result-actions row' }, actions) : null);
+}
