@@ -5,6 +5,9 @@
 // the computer.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, playChoice, screenshot, sleep } from '../lib/harness.js';
 import { playComputer, waitForChoices, clickChoice } from '../lib/computer.js';
 
@@ -152,6 +155,35 @@ describe('clocks and rematch', { concurrency: true }, () => {
     assert.equal(await text(carl, 'clock-0'), '1 d 0 h');
     assert.match(await text(carl, 'room-status'), /1 day per move/);
     assert.deepEqual([...ada.errors, ...bo.errors, ...carl.errors], []);
+  });
+
+  it('a timeout still comes for both browsers after the server is killed mid-game and restarted', async () => {
+    // Clocks 20 times faster: Ada's 3 minutes are 9 s of real time. The server is killed with
+    // SIGKILL while her clock runs and started again on the same port and database; both pages
+    // reconnect by themselves, and the server, not a client, ends the game when her time is up.
+    const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mancala-restart-')), 'games.db');
+    const args = ['--clock-speed', '20'];
+    let first = await startServer({ db, args });
+    const port = Number(new URL(first.url).port);
+    const { ada, bo } = await twoPlayers(first.url, '3+2');
+    assert.equal(await running(ada, 0), 'true');
+    await sleep(1000);
+    await first.crash();
+    await sleep(1500);
+    const second = await startServer({ db, args, port });
+    try {
+      for (const page of [ada, bo]) {
+        await page.waitForSelector('[data-testid=connection][data-status=online]', { timeout: 15000 });
+        await page.getByTestId('result').waitFor({ timeout: 20000 });
+        assert.equal(await text(page, 'result-headline'), 'Bo wins');
+        assert.equal(await text(page, 'result-reason'), 'Ada ran out of time.');
+        assert.equal((await roomInfo(page)).status, 'finished');
+      }
+      assert.equal(await clockMs(bo, 1), 180000, "Bo's clock never ran");
+    } finally {
+      await second.stop();
+      fs.rmSync(path.dirname(db), { recursive: true, force: true });
+    }
   });
 
   it('a rematch against the computer starts at once, seats rotated', async () => {

@@ -17,9 +17,10 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // `args`: more flags, like `--clock-speed 50` (clocks and grace times 50 times faster; tests only).
-// `db`: a database file instead of memory, to restart a server on the same games.
-export async function startServer({ args = [], db = ':memory:' } = {}) {
-  const child = spawn(serverBinary, ['--port', '0', '--db', db, '--static', staticDir, '--log-level', 'warn', ...args],
+// `db`: a database file instead of memory, to restart a server on the same games; `port`: a
+// fixed port (0: any free one), so that the pages of a killed server find its successor.
+export async function startServer({ args = [], db = ':memory:', port = 0 } = {}) {
+  const child = spawn(serverBinary, ['--port', String(port), '--db', db, '--static', staticDir, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stderr.on('data', (chunk) => { log += chunk; });
@@ -34,7 +35,8 @@ export async function startServer({ args = [], db = ':memory:' } = {}) {
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`mancala-server exited (${code}):\n${out}\n${log}`)); });
     child.on('error', (error) => { clearTimeout(timer); reject(new Error(`cannot start ${serverBinary}: ${error.message}`)); });
   });
-  return { url, log: () => log, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  const end = (signal) => new Promise((resolve) => { child.once('exit', resolve); child.kill(signal); });
+  return { url, log: () => log, stop: () => end('SIGTERM'), crash: () => end('SIGKILL') };
 }
 
 export async function launchBrowser() {
