@@ -9,6 +9,28 @@ namespace {
 // A win that ends the game outweighs any material a decision could gain.
 constexpr double kDecided = 1e6;
 
+// The decision of highest value seen so far; among equal values each is equally likely to stay
+// (reservoir sampling), so a greedy player does not always pick the first of equals.
+class BestDecision {
+ public:
+  explicit BestDecision(Decision first) : choice_(first) {}
+  void offer(Decision d, double value, Random& rng) {
+    if (value > best_) {
+      best_ = value;
+      choice_ = d;
+      ties_ = 1;
+    } else if (value == best_ && rng.below(++ties_) == 0) {
+      choice_ = d;
+    }
+  }
+  Decision choice() const { return choice_; }
+
+ private:
+  double best_ = -2 * kDecided;
+  Decision choice_;
+  std::uint32_t ties_ = 0;
+};
+
 double pairwise_share(int mine, int theirs) {
   return 0.5 + 0.5 * static_cast<double>(mine - theirs) / static_cast<double>(mine + theirs + 1);
 }
@@ -78,31 +100,20 @@ bool Policy::wins_at_once(const Game& game, Decision decision) {
 Decision Policy::greedy(const Game& game, const DecisionList& legal, Random& rng) {
   const Seat mover = game.to_move();
   const double before = standing(game, mover);
-  double best = -2 * kDecided;
-  Decision choice = legal[0];
-  std::uint32_t ties = 0;
+  BestDecision best(legal[0]);
   for (Decision d : legal) {
     scratch_->assign(game);
     scratch_->apply(d, nullptr);
-    const double g = standing(*scratch_, mover) - before;
-    if (g > best) {
-      best = g;
-      choice = d;
-      ties = 1;
-    } else if (g == best && rng.below(++ties) == 0) {  // reservoir: each tie equally likely
-      choice = d;
-    }
+    best.offer(d, standing(*scratch_, mover) - before, rng);
   }
-  return choice;
+  return best.choice();
 }
 
 Decision Policy::look_ahead(const Game& game, Random& rng) {
   const Seat mover = game.to_move();
   DecisionList candidates;
   game.legal(candidates);
-  double best = -2 * kDecided;
-  Decision choice = candidates[0];
-  std::uint32_t ties = 0;
+  BestDecision best(candidates[0]);
   for (Decision d : candidates) {
     turn_->assign(game);
     turn_->apply(d, nullptr);
@@ -110,16 +121,9 @@ Decision Policy::look_ahead(const Game& game, Random& rng) {
       turn_->legal(legal_);
       turn_->apply(greedy(*turn_, legal_, rng), nullptr);
     }
-    const double value = standing(*turn_, mover);
-    if (value > best) {
-      best = value;
-      choice = d;
-      ties = 1;
-    } else if (value == best && rng.below(++ties) == 0) {
-      choice = d;
-    }
+    best.offer(d, standing(*turn_, mover), rng);
   }
-  return choice;
+  return best.choice();
 }
 
 void Policy::playout(Game& game, const PlayoutStyle& style, Random& rng, SeatValues& values) {

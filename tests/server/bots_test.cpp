@@ -14,19 +14,6 @@
 namespace mancala::testing {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char path[] = "/tmp/mancala-bots-XXXXXX";
-    path_ = mkdtemp(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
 // What the person does when a Plex! window opens.
 enum class PersonPlex { waits, claims_at_once, alternates };
 

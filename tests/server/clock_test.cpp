@@ -15,19 +15,6 @@ namespace {
 // Game time runs this many times faster than real time in these servers.
 const std::vector<std::string> kFastClocks = {"--clock-speed", "10"};
 
-class TempDir {
- public:
-  TempDir() {
-    char path[] = "/tmp/mancala-clock-XXXXXX";
-    path_ = mkdtemp(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
 Json real_time(int initial_s, int increment_s) {
   return {{"clock", {{"initial_s", initial_s}, {"increment_s", increment_s}}}};
 }

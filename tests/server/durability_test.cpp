@@ -11,19 +11,6 @@
 namespace mancala::testing {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char path[] = "/tmp/mancala-durability-XXXXXX";
-    path_ = mkdtemp(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
 // Reconnects every seat of `table` to `port` with its token; each gets its room back.
 void reconnect_all(Table& table, unsigned short port) {
   for (std::size_t seat = 0; seat < table.clients.size(); ++seat) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -306,5 +307,13 @@ int raw_http(unsigned short port, const std::string& request, std::string* body)
   if (body) *body = parser.get().body();
   return static_cast<int>(parser.get().result_int());
 }
+
+TempDir::TempDir() {
+  char path[] = "/tmp/mancala-test-XXXXXX";
+  if (!mkdtemp(path)) throw std::runtime_error("cannot make a folder under /tmp");
+  path_ = path;
+}
+
+TempDir::~TempDir() { std::filesystem::remove_all(path_); }
 
 }  // namespace mancala::testing

@@ -89,4 +89,17 @@ int http_get(unsigned short port, const std::string& target, std::string* body,
 // status, or 0 when the server closed the connection without answering.
 int raw_http(unsigned short port, const std::string& request, std::string* body = nullptr);
 
+// A folder of its own under /tmp for a test's database files, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace mancala::testing
