@@ -186,6 +186,40 @@ describe('clocks and rematch', { concurrency: true }, () => {
     }
   });
 
+  it('a correspondence game keeps its clock across a server restart', async () => {
+    // A day per move. Ada moves, then the server is killed and started again on the same port
+    // and database: both pages come back to the same game, Bo's day still running from where it
+    // was (the downtime not charged), Ada's refilled.
+    const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mancala-daily-')), 'games.db');
+    const first = await startServer({ db });
+    const port = Number(new URL(first.url).port);
+    const { ada, bo, roomId } = await twoPlayers(first.url, '1d');
+    await playChoice(ada);
+    await settled([ada, bo], 1);
+    await bo.waitForSelector('[data-testid=clock-1][data-running=true]');
+    await first.crash();
+    await sleep(1500);
+    const second = await startServer({ db, port });
+    try {
+      for (const page of [ada, bo]) {
+        await page.waitForSelector('[data-testid=connection][data-status=online]', { timeout: 15000 });
+        await page.waitForSelector(`[data-testid=room][data-room="${roomId}"][data-settled=true]`);
+        await page.waitForSelector('[data-testid=clock-1][data-running=true]');
+        assert.equal((await roomInfo(page)).status, 'playing');
+        assert.equal(await clockMs(page, 0), 86400000, "Ada's day is refilled after her move");
+        const left = await clockMs(page, 1);
+        assert.ok(left > 86400000 - 30000 && left <= 86400000, `Bo has about a day left, not less (${left} ms)`);
+        assert.equal(await text(page, 'clock-1'), '23 h 59 min');
+      }
+      // And the game goes on: Bo's move is accepted by the new server.
+      await playChoice(bo);
+      await settled([ada, bo], 2);
+    } finally {
+      await second.stop();
+      fs.rmSync(path.dirname(db), { recursive: true, force: true });
+    }
+  });
+
   it('a rematch against the computer starts at once, seats rotated', async () => {
     const ada = await newPlayer(browser, server.url, 'Dora');
     const first = await playComputer(ada, 'cups', { level: 1 });
