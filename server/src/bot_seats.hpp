@@ -6,9 +6,8 @@
 // dropped). One search at a time per room: only one seat is ever to move, and a bot's tree is
 // never touched by two searches at once.
 //
-// Rematch (not implemented yet): computer players accept at once. The rematch handler should
-// count every seat with `level(seat) > 0` as having asked, and give the new room the same
-// levels on the rotated seats.
+// Rematch: computer players accept at once. The room's rematch handling counts every seat with
+// `level(seat) > 0` as having asked, and the new room gets the same levels on the rotated seats.
 #include <chrono>
 #include <cstdint>
 #include <functional>
