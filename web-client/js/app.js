@@ -1,15 +1,16 @@
 // Starts the client: who the player is, the connection, and which page the address shows.
 //   #/                 lobby            #/room/<id>      a room
 //   #/join/<invite>    private invite   #/history        search stored games
-//   #/history/<id>     replay viewer
+//   #/history/<id>     replay viewer    #/rules/<game>   how to play a game
 import { h, toast } from './dom.js';
 import { Connection } from './connection.js';
-import { identity, animation } from './storage.js';
+import { identity, animation, sound } from './storage.js';
 import { showLobby } from './lobby.js';
 import { showRoom } from './room.js';
 import { showHistoryList, showReplay } from './history.js';
 import { describeError } from './errors.js';
 import { loadCatalog } from './catalog.js';
+import { showRulesPage } from './rules_page.js';
 
 const main = document.getElementById('main');
 const conn = new Connection();
@@ -63,6 +64,7 @@ function route() {
   const [, page, raw] = hash.split('?')[0].split('/');
   const arg = raw ? decodePart(raw) : '';
   if (arg === null) { showBadLink(page); return; }
+  if (page === 'rules') { showRulesPage(main, arg); window.scrollTo(0, 0); return; }
   if (page === 'history') {
     if (arg) showReplay(main, app, arg); else showHistoryList(main, app);
     return;
@@ -119,6 +121,9 @@ function setupSpeed() {
   const select = document.getElementById('speed');
   select.value = animation.get();
   select.addEventListener('change', () => animation.set(select.value));
+  const beepBox = document.getElementById('sound');
+  beepBox.checked = sound.get();
+  beepBox.addEventListener('change', () => sound.set(beepBox.checked));
 }
 
 // The games and their options come from the server once; pages are drawn only after that.

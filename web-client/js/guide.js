@@ -51,7 +51,8 @@ export function createGuide({ board, send }) {
     const tokens = first ? spec.followUps(first, legal) : legal;
     board.select(first ? selected : null);
     const rest = board.setChoices(tokens, (token) => choose(token));
-    prompt.textContent = promptFor(tokens, Boolean(first), rest.length > 0);
+    const note = spec.turnNote?.(state);
+    prompt.textContent = promptFor(tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },

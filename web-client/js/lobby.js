@@ -12,18 +12,23 @@ export function showLobby(main, app) {
   const conn = app.conn;
   const mine = h('div', { class: 'my-rooms', dataset: { testid: 'my-rooms' } });
   const list = h('div', { class: 'room-list', dataset: { testid: 'room-list' } }, h('p', { class: 'muted' }, 'Loading rooms…'));
+  // On a phone the column reads: play the computer, create a room, then the rooms (style.css).
   main.replaceChildren(h('section', { class: 'lobby' },
     h('div', { class: 'lobby-rooms' },
       playComputerCard(app),
       mine,
-      h('h2', {}, 'Open rooms'), list),
+      h('section', { class: 'open-rooms' }, h('h2', {}, 'Open rooms'), list)),
     createForm(app)));
 
+  let shown = [];
   function renderRooms(rooms) {
+    shown = rooms;
     clear(list);
     if (!rooms.length) list.append(h('p', { class: 'muted' }, 'No public rooms right now. Create one!'));
     for (const room of rooms) list.append(roomCard(room, app));
   }
+  // The cards say how long ago each room was listed: redrawn every half minute.
+  const ageTimer = setInterval(() => { if (shown.length) renderRooms(shown); }, 30000);
 
   function renderMine() {
     const rooms = [...app.roomsSeen.values()].filter((room) => room.status !== 'finished' &&
@@ -45,17 +50,35 @@ export function showLobby(main, app) {
   };
   if (conn.online) subscribe();
   const offWelcome = conn.on('welcome', subscribe);
-  return () => { offRooms(); offRoom(); offWelcome(); };
+  return () => { offRooms(); offRoom(); offWelcome(); clearInterval(ageTimer); };
 }
+
+// When this page first saw each room: the list says nothing of a room's age, so a card tells
+// how long the room has been listed here ("listed 3 min ago").
+const firstSeen = new Map();
+
+function listedText(id) {
+  if (!firstSeen.has(id)) firstSeen.set(id, Date.now());
+  const minutes = Math.floor((Date.now() - firstSeen.get(id)) / 60000);
+  return minutes < 1 ? 'listed just now' : minutes < 60 ? `listed ${minutes} min ago` : `listed ${Math.floor(minutes / 60)} h ago`;
+}
+
+// The room's host: the creator sits at seat 0 unless he chose another seat, so the first person
+// seated stands for him (the list does not say who created a room).
+const hostOf = (room) => room.seats.find((seat) => seat?.player_id && !botLevel(seat))?.name ?? null;
 
 function roomCard(room, app) {
   const labels = seatLabels(room.game, room.options);
   const free = room.seats.some((seat) => !occupied(seat));
   const notes = describeOptions(room.game, room.options);
+  const host = hostOf(room);
   return h('article', { class: 'room-card', dataset: { testid: `room-${room.id}` } },
     h('h3', {}, gameName(room.game)),
+    h('p', { class: 'room-facts', dataset: { testid: `room-facts-${room.id}` } },
+      host ? h('span', {}, 'Host: ', h('strong', {}, host)) : null,
+      h('span', { dataset: { testid: `room-clock-${room.id}` } }, room.time_control ? `Clock: ${timeControlText(room.time_control)}` : 'No clock'),
+      h('span', { class: 'muted' }, listedText(room.id))),
     notes.length ? h('p', { class: 'muted' }, notes.join(' · ')) : null,
-    room.time_control ? h('p', { class: 'muted', dataset: { testid: `room-clock-${room.id}` } }, `Clock: ${timeControlText(room.time_control)}`) : null,
     h('ul', { class: 'plain seat-names' }, labels.map((label, i) => {
       const seat = room.seats[i];
       return h('li', {}, `${label}: `, occupied(seat)
@@ -86,7 +109,7 @@ function createForm(app) {
   const clock = clockField();
   const optionsSlot = h('div');
   let optionsBox = null;       // optionsFieldset of the chosen game
-  const blurb = h('p', { class: 'muted' });
+  const blurb = h('span', { class: 'muted' });
   const rules = h('span');
   const privateBox = h('input', { type: 'checkbox', id: 'new-private', dataset: { testid: 'new-private' } });
   const grace = h('input', { type: 'number', id: 'new-grace', min: 30, max: 3600, value: 120, required: true,
@@ -98,7 +121,7 @@ function createForm(app) {
     const game = gameSelect.value;
     blurb.textContent = GAMES[game]?.blurb ?? '';
     rules.replaceChildren(GAMES[game] ? rulesButton(game, 'How to play') : '');
-    optionsBox = optionsFieldset(game, { onChange: showSeats });
+    optionsBox = optionsFieldset(game, { onChange: showSeats, fold: true });
     optionsSlot.replaceChildren(optionsBox.element);
     showSeats();
   }
@@ -136,19 +159,21 @@ function createForm(app) {
     } finally { submit.disabled = false; }
   }
 
+  // What most rooms need comes first, with the button; the rest is folded away.
   return h('form', { class: 'create', onsubmit: create, dataset: { testid: 'create-form' } },
     h('h2', {}, 'New room'),
-    h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Game'), gameSelect), blurb, rules,
+    h('div', { class: 'field' }, h('label', { for: 'new-game' }, 'Game'), gameSelect),
+    h('p', { class: 'game-blurb row' }, blurb, rules),
     optionsSlot,
-    h('fieldset', { class: 'options' }, h('legend', {}, 'Room'),
+    clock.element,
+    h('div', { class: 'field check' }, privateBox, h('label', { for: 'new-private' }, 'Private: only people with the invite link can join')),
+    submit,
+    h('details', { class: 'more-options', dataset: { testid: 'more-room-options' } },
+      h('summary', {}, 'Seat and connection'),
       h('div', { class: 'field' }, h('label', { for: 'new-seat' }, 'Your seat'), seatSelect,
         h('small', {}, 'Where you sit; the others join by the link or from the list.')),
-      h('div', { class: 'field check' }, privateBox, h('label', { for: 'new-private' }, 'Private'),
-        h('small', {}, 'Not listed; only people with the invite link can join.')),
-      clock.element,
-      h('div', { class: 'field' }, h('label', { for: 'new-grace' }, 'Grace time (seconds)'), grace,
-        h('small', {}, 'How long a disconnected player may be away before the opponent can claim the game.'))),
-    submit);
+      h('div', { class: 'field' }, h('label', { for: 'new-grace' }, 'How long a player may be away (seconds)'), grace,
+        h('small', {}, 'After this long without a connection, the opponent may claim the game.'))));
 }
 
 // The clock: presets, or custom values (minutes each plus seconds added per move, or hours per

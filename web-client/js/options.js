@@ -15,8 +15,36 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export const gameOptions = (game) => gameType(game)?.options ?? [];
 
-// "plex_window_ms" -> "Plex window (ms)"
+// Options in a player's words (issue 17: "What happens after an illegal move", not "Illegal
+// move policy"); the server's own help is still shown under each field. An option not listed
+// here gets a label made from its name.
+const WORDING = {
+  cups_per_side: { label: 'Cups in each row' },
+  first_player: { label: 'Who moves first' },
+  illegal_move_policy: { label: 'What happens after an illegal move',
+    values: { reject: 'The move is refused; play another', forfeit: 'The player loses' } },
+  stage: { label: 'Which version of the game', values: { 1: '1 · Beans', 2: '2 · Coins', 3: '3 · Coins in four rounds' } },
+  round_starter: { label: 'Who starts the later rounds', values: { alternate: 'The players take turns', same: 'Always the first player' } },
+  max_turns_per_round: { label: 'Turns before a round is scored as it stands' },
+  match_mode: { label: 'How long a game is', values: { match: 'A match of rounds (squares are sold)', single: 'One round, most points win' } },
+  sold_squares_to_end: { label: 'Squares sold that lose the match' },
+  chain_captures: { label: 'Captures go on in a chain' },
+  stall_limit: { label: 'Turns without a capture before the round stops' },
+  max_rounds: { label: 'Most rounds (0: no limit)' },
+  players: { label: 'Players at the table' },
+  advanced: { label: 'Advanced variant (two players)' },
+  direction: { label: 'Sowing direction and turn order' },
+  target: { label: 'Sets ahead of everyone else needed to win' },
+  plex_mode: { label: 'Who gets the last set', values: { race: 'The first to call Plex!', mover: 'The player who took the eleventh' } },
+  plex_window_ms: { label: 'Time to call Plex! (ms)' },
+};
+
+// The options shown at once in the room form; the others wait behind "More options".
+export const MAIN_OPTIONS = new Set(['cups_per_side', 'stage', 'players', 'match_mode']);
+
+// "plex_window_ms" -> "Plex window (ms)" when the option has no wording above.
 export function optionLabel(option) {
+  if (WORDING[option.name]) return WORDING[option.name].label;
   const ms = option.name.endsWith('_ms');
   return capitalize((ms ? option.name.slice(0, -3) : option.name).replaceAll('_', ' ')) + (ms ? ' (ms)' : '');
 }
@@ -43,6 +71,8 @@ export function valueLabel(game, option, value, options) {
     const side = seatLabels(game, options)[value];
     return side && side !== `Seat ${value + 1}` ? `Seat ${value + 1} (${side})` : `Seat ${value + 1}`;
   }
+  const worded = WORDING[option.name]?.values?.[value];
+  if (worded) return worded;
   if (typeof value === 'string') return capitalize(WORDS[value] ?? value.replaceAll('_', ' '));
   return String(value);
 }
@@ -143,13 +173,18 @@ export function describeOptions(game, options = {}) {
 // values of the omitted options, which the fields may depend on (the seats of the first player
 // on the number of players). `read()` gives every option that differs from its default, fixed
 // ones included; `refresh()` is called again when the fixed values change.
+// `fold`: the options other than MAIN_OPTIONS go behind a "More … options" fold.
 export function optionsFieldset(game, { omit = [], fixed = () => ({}), idPrefix = 'opt',
-  empty = 'This game has no options.', onChange = null } = {}) {
+  empty = 'This game has no options.', onChange = null, fold = false } = {}) {
   const box = h('fieldset', { class: 'options' });
-  const fields = gameOptions(game).filter((option) => !omit.includes(option.name))
-    .map((option) => optionField(game, option, fixed(), { idPrefix }));
+  const shown = gameOptions(game).filter((option) => !omit.includes(option.name));
+  const field = (option) => optionField(game, option, fixed(), { idPrefix });
+  const main = shown.filter((option) => !fold || MAIN_OPTIONS.has(option.name)).map(field);
+  const more = shown.filter((option) => fold && !MAIN_OPTIONS.has(option.name)).map(field);
   box.append(h('legend', {}, `${gameName(game)} options`),
-    ...(fields.length ? fields : [h('p', { class: 'muted' }, empty)]));
+    ...(shown.length ? main : [h('p', { class: 'muted' }, empty)]),
+    more.length ? h('details', { class: 'more-options', dataset: { testid: 'more-game-options' } },
+      h('summary', {}, `More ${gameName(game)} options`), ...more) : null);
   const refresh = () => refreshFields(game, box, fixed());
   box.addEventListener('change', () => { refresh(); onChange?.(); });
   refresh();

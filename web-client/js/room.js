@@ -8,6 +8,7 @@ import { createGuide } from './guide.js';
 import { gameName, seatLabels, GAMES } from './games.js';
 import { describeError } from './errors.js';
 import { seatScore, roundsTable } from './scores.js';
+import { coinDuelPanel, roundEndText } from './coin_panel.js';
 import { resultBanner } from './result.js';
 import { describeUpdate, historyUpdate } from './moves.js';
 import { createMoveList } from './movelist.js';
@@ -15,6 +16,7 @@ import { createClocks, holdClock, timeControlText } from './clock.js';
 import { fetchGame } from './api.js';
 import { rulesButton } from './rules.js';
 import { seats as seatStore, invites, identity } from './storage.js';
+import { beep } from './sound.js';
 import { COLORS } from './boards/view.js';
 import { LEVELS, levelLabel, levelWord, botLevel, occupied, seatName, computerIcon, openPlayComputer } from './computer.js';
 
@@ -47,13 +49,14 @@ export function showRoom(main, app, { roomId, invite }) {
   const caption = h('p', { class: 'caption', 'aria-live': 'polite', dataset: { testid: 'caption' } });
   const guideWrap = h('div');
   const plexBox = h('div', { class: 'plex', hidden: true, dataset: { testid: 'plex' } });
+  const roundBox = h('p', { class: 'round-end', role: 'status', hidden: true, dataset: { testid: 'round-announcement' } });
   const actions = h('div', { class: 'actions' });
   const scoreBox = h('div', { class: 'score-box' });
   const section = h('section', { class: 'room', dataset: { testid: 'room' } },
     h('header', { class: 'room-head' }, title, status, inviteBox),
     resultSlot,
     h('div', { class: 'room-body', dataset: { testid: 'room-body' } },
-      h('div', { class: 'play-area' }, clockBar, boardWrap, caption, guideWrap, plexBox),
+      h('div', { class: 'play-area' }, clockBar, roundBox, boardWrap, caption, guideWrap, plexBox),
       h('aside', { class: 'side' }, seatList, actions, moveList.element, scoreBox)));
   main.replaceChildren(section);
 
@@ -101,6 +104,7 @@ export function showRoom(main, app, { roomId, invite }) {
     remember(update.version, update, update.state);
     if (update.state?.phase === 'over') room.status = 'finished';
     if (update.events?.some((e) => e.event === 'plex_result')) showPlexResult(update.events);
+    announceRound(update);
     queue.push(update);
     pump();
   }
@@ -121,6 +125,7 @@ export function showRoom(main, app, { roomId, invite }) {
     if (!room || message.room !== room.id) return;
     plex = { window: message.window, deadline: Date.now() + message.deadline_ms, total: message.deadline_ms, mover: message.mover };
     renderPlex();
+    if (mySeat() !== null) beep();
   }
 
   async function resync() {
@@ -156,6 +161,8 @@ export function showRoom(main, app, { roomId, invite }) {
         delete section.dataset.animatingSeat;
       }
       shownState = update.state;
+      status.textContent = statusText();
+      renderGuide();
       if (viewing !== null) board.show(positions.get(viewing));   // a click came during playback
       else caption.textContent = describe(update) || caption.textContent;
     }
@@ -256,12 +263,14 @@ export function showRoom(main, app, { roomId, invite }) {
     clocks.tick();
   }
 
+  // Said of the position on the board: while moves are played back it is behind the server's,
+  // and the status must agree with the prompt under the board (issue 17, bug 8).
   function statusText() {
     const watchers = room.spectators ? ` · ${room.spectators} watching` : '';
     const control = room.time_control ? ` · ${timeControlText(room.time_control)}` : '';
+    const state = animating && shownState ? shownState : room.state;
     if (room.status === 'waiting') return `Waiting for players${control}${watchers}`;
-    if (room.status === 'finished') return `Game over${watchers}`;
-    const state = room.state;
+    if (room.status === 'finished' && (!animating || state?.phase === 'over')) return `Game over${watchers}`;
     const round = state?.round > 1 || room.game === 'coin_duel' && Number(room.options?.stage ?? 3) === 3 ? `Round ${state.round} · ` : '';
     if (state?.phase === 'plex') return `${round}Plex! race${watchers}`;
     return `${round}${names()[state?.to_move] ?? ''} to move${control}${watchers}`;
@@ -377,7 +386,17 @@ export function showRoom(main, app, { roomId, invite }) {
   }
 
   function renderScores() {
-    scoreBox.replaceChildren(roundsTable(room.state?.rounds, names()) ?? '');
+    const panel = room.game === 'coin_duel' && coinDuelPanel({ state: room.state, options: room.options, names: names() });
+    scoreBox.replaceChildren(panel || roundsTable(room.state?.rounds, names()) || '');
+  }
+
+  // A round that ends is announced above the board, and the words stay there during the next
+  // round (the computer may have played its first turn before the player has read them); the
+  // result banner takes over at the end of the game.
+  function announceRound(update) {
+    const text = roundEndText(update.events, names());
+    if (text) roundBox.textContent = text;
+    roundBox.hidden = !roundBox.textContent || update.state?.phase === 'over';
   }
 
   // The banner once the last update has been played back: the result, Rematch and New game.
@@ -452,19 +471,30 @@ export function showRoom(main, app, { roomId, invite }) {
     }
   }
 
+  // The Plex! race lasts a few seconds: its banner and big button float in the middle of the
+  // screen for every seat, whatever is scrolled into view (issue 17, bug 3); a beep says it
+  // started when the player turned sound on.
   function renderPlex() {
     if (!plex) { plexBox.hidden = plexBox.dataset.result !== 'shown'; return; }
     const me = mySeat();
     const left = Math.max(0, plex.deadline - Date.now());
+    const width = `width: ${(100 * left) / plex.total}%`;
+    if (left > 0) later(200, renderPlex);
+    // Drawn once per race (the banner is an alert, read out once); later ticks move the timer.
+    if (plexBox.dataset.window === plex.window && !plexBox.hidden) {
+      plexBox.querySelector('.plex-timer div')?.setAttribute('style', width);
+      return;
+    }
     plexBox.hidden = false;
     plexBox.dataset.result = '';
+    plexBox.dataset.window = plex.window;
     plexBox.replaceChildren(
+      h('p', { class: 'plex-banner', role: 'alert', dataset: { testid: 'plex-banner' } }, 'Plex! race'),
       h('p', { class: 'plex-title' }, 'Eleven sets are taken. The last one goes to whoever calls first!'),
       me !== null
         ? h('button', { class: 'plex-button', dataset: { testid: 'plex-button', window: plex.window }, onclick: claimPlex }, 'Plex!')
         : h('p', {}, 'The players are racing for the last set…'),
-      h('div', { class: 'plex-timer' }, h('div', { style: `width: ${(100 * left) / plex.total}%` })));
-    if (left > 0) later(200, renderPlex);
+      h('div', { class: 'plex-timer' }, h('div', { style: width })));
   }
 
   function showPlexResult(events) {
@@ -475,7 +505,8 @@ export function showRoom(main, app, { roomId, invite }) {
       : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set.`;
     plexBox.hidden = false;
     plexBox.dataset.result = 'shown';
-    plexBox.replaceChildren(h('p', { class: 'plex-result', dataset: { testid: 'plex-result' } }, text));
+    plexBox.dataset.window = '';
+    plexBox.replaceChildren(h('p', { class: 'plex-result', role: 'status', dataset: { testid: 'plex-result' } }, text));
     later(6000, () => { plexBox.dataset.result = ''; renderPlex(); });
   }
 

@@ -17,7 +17,9 @@ export function rulesButton(game, text = 'Rules') {
 export function openRules(game) {
   const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${gameName(game)} rules` },
     rulesCard(game),
-    h('form', { method: 'dialog' }, h('button', { dataset: { testid: 'close-rules' } }, 'Close')));
+    h('form', { method: 'dialog', class: 'row' },
+      h('a', { href: `#/rules/${game}`, target: '_blank', dataset: { testid: `rules-page-link-${game}` } }, 'The full rules, with pictures'),
+      h('button', { dataset: { testid: 'close-rules' } }, 'Close')));
   dialog.addEventListener('close', () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();

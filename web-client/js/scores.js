@@ -2,6 +2,7 @@
 // `state.rounds` and the result screen from `state.result`.
 import { h } from './dom.js';
 import { COINS, COIN_VALUES } from './boards/coin_duel.js';
+import { compactName } from './boards/names.js';
 
 // One number (and its unit) per seat for the seat list; `by` names what a winning margin
 // counts, where the score decides the game (Duovallis is won by leaving the other without a move).
@@ -66,18 +67,25 @@ export function reasonText(reason, who = null) {
   return `It ended: ${words}.`;
 }
 
-// A table with one row per finished round: how it ended and what each seat got.
+// A table with one row per finished round: what each seat got, and under it how the round
+// ended, across the whole table (a column for it made the table too wide for the side column
+// with three or four players: issue 17, bug 8).
 export function roundsTable(rounds, names) {
   if (!rounds?.length) return null;
   const perSeat = (r) => ['scores', 'points', 'sets'].map((k) => [k, r[k]]).find(([, v]) => Array.isArray(v));
   const [label] = perSeat(rounds[0]) ?? ['scores'];
   return h('table', { class: 'rounds', dataset: { testid: 'rounds' } },
     h('caption', {}, `Rounds (${label})`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), names.map((n) => h('th', { scope: 'col' }, n)),
-      h('th', { scope: 'col' }, 'How it ended'))),
-    h('tbody', {}, rounds.map((r, i) => {
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), names.map((n) => h('th', { scope: 'col', title: n }, compactName(n, 14))))),
+    rounds.map((r, i) => {
       const values = perSeat(r)?.[1] ?? [];
-      return h('tr', {}, h('th', { scope: 'row' }, r.round ?? i + 1),
-        names.map((_, seat) => h('td', {}, values[seat] ?? '–')), h('td', {}, reasonText(r.end_reason)));
-    })));
+      return roundRows([h('th', { scope: 'row' }, r.round ?? i + 1), names.map((_, seat) => h('td', {}, values[seat] ?? '–'))],
+        reasonText(r.end_reason), names.length + 1);
+    }));
+}
+
+// One round of a rounds table: its cells, then how it ended on a line of its own.
+export function roundRows(cells, reason, columns) {
+  return h('tbody', {}, h('tr', { class: 'round-scores' }, cells.flat()),
+    h('tr', { class: 'round-reason' }, h('td', { colspan: columns }, reason)));
 }

@@ -5,6 +5,7 @@ const IDENTITY = 'mancala.identity';
 const SEATS = 'mancala.seats';
 const INVITES = 'mancala.invites';
 const SPEED = 'mancala.animation';
+const SOUND = 'mancala.sound';
 
 function read(key, fallback) {
   try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
@@ -37,4 +38,10 @@ export const invites = {
 export const animation = {
   get: () => read(SPEED, 'normal'),
   set: (value) => write(SPEED, value),
+};
+
+// Sound for the Plex! race: off unless the player turns it on.
+export const sound = {
+  get: () => read(SOUND, false) === true,
+  set: (on) => write(SOUND, Boolean(on)),
 };

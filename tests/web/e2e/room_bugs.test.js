@@ -1,10 +1,11 @@
 // Issue 17's bugs, one test each: malformed addresses (1), an unknown invite (2), the O An Quan
 // prompt (4), result texts in plain words (5), O An Quan's result labels (6), names that are too
-// long or only spaces (7), and the animation setting on a phone (9).
+// long or only spaces (7), status and prompt while a move is shown (8) and the animation setting
+// on a phone (9). Bug 3 is in plex.test.js, the board overlaps of bug 8 in board_layout.test.js.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, newPlayer, screenshot, seeded } from '../lib/harness.js';
-import { playComputer, playToEnd, waitForChoices } from '../lib/computer.js';
+import { playComputer, playToEnd, waitForChoices, clickChoice } from '../lib/computer.js';
 
 const PHONE = { width: 390, height: 844 };
 let server, browser;
@@ -95,6 +96,42 @@ describe('issue 17', { concurrency: true }, () => {
     await page.waitForSelector('[data-testid=connection][data-status=online]');
     assert.equal(await text(page, 'my-name'), name);
     await context.close();
+  });
+
+  it('bug 8: while moves are played back, the status and the prompt speak of the same player', async () => {
+    const ada = await newPlayer(browser, server.url, 'Eve', { speed: 'normal' });
+    await playComputer(ada, 'cups', { level: 1, starter: 'you' });
+    // Samples both lines every 15 ms while the board plays a move back: the status above the board
+    // ("X to move") must name the player whose move is being shown, and the prompt below it, when
+    // it names someone ("Waiting for X…", "X is thinking…", "Your turn…"), the same player.
+    await ada.evaluate(() => {
+      window.disagreements = [];
+      window.samples = 0;
+      setInterval(() => {
+        const room = document.querySelector('[data-testid=room]');
+        const seat = room?.dataset.animatingSeat;
+        if (seat === undefined || seat === '') return;
+        const mover = room.querySelector(`[data-testid=seat-name-${seat}]`).textContent;
+        const status = /(?:^|· )(.+) to move/.exec(room.querySelector('[data-testid=room-status]').textContent)?.[1] ?? null;
+        const prompt = room.querySelector('[data-testid=prompt]').textContent;
+        const named = /^Waiting for (.+)…$/.exec(prompt)?.[1] ?? /^(.+) is thinking…$/.exec(prompt)?.[1]
+          ?? (/^Your turn/.test(prompt) ? document.querySelector('[data-testid=my-name]').textContent : null);
+        window.samples += 1;
+        if (status !== mover || (named !== null && named !== mover)) {
+          window.disagreements.push(`showing ${mover}'s move; status "${status}", prompt "${prompt}"`);
+        }
+      }, 15);
+    });
+    const random = seeded(8);
+    for (let move = 0; move < 5; move += 1) {
+      await waitForChoices(ada);
+      await clickChoice(ada, (tokens) => tokens[Math.floor(random() * tokens.length)]);
+    }
+    await waitForChoices(ada);
+    const { samples, disagreements } = await ada.evaluate(() => ({ samples: window.samples, disagreements: window.disagreements }));
+    assert.ok(samples > 10, `the playback was sampled (${samples})`);
+    assert.deepEqual([...new Set(disagreements)], []);
+    assert.deepEqual(ada.errors, []);
   });
 
   it('bug 9: the animation setting is there on a phone', async () => {

@@ -100,7 +100,8 @@ describe('rooms', { concurrency: true }, () => {
     }
     assert.equal(await cy.locator('[data-testid^=sit-]').count(), 0);
     for (const seat of [0, 1]) {
-      for (const place of ['c1', 'c2', 'c3', 'c4', 'c5', 'res']) await cy.getByTestId(`place-s${seat}${place}`).click();
+      // The places are buttons marked disabled for a spectator: clicked anyway, to be sure.
+      for (const place of ['c1', 'c2', 'c3', 'c4', 'c5', 'res']) await cy.getByTestId(`place-s${seat}${place}`).click({ force: true });
     }
     await sleep(500);
     assert.equal((await roomInfo(cy)).version, info.version);
@@ -129,8 +130,9 @@ describe('rooms', { concurrency: true }, () => {
     await ada.getByTestId('concede').click();
     await settled([ada, bo], 1);
     for (const page of [ada, bo]) {
-      assert.equal(await page.locator('[data-testid=rounds] tbody tr').count(), 1);
-      assert.match(await page.locator('[data-testid=rounds] tbody tr').first().textContent(), /conceded the round/);
+      assert.equal(await page.locator('[data-testid=coin-rounds] tbody tr.round-scores').count(), 1);
+      assert.match(await page.locator('[data-testid=coin-rounds] tbody').first().textContent(), /conceded the round/);
+      assert.match(await text(page, 'round-announcement'), /^Round 1 is over/);
       assert.match(await text(page, 'room-status'), /^Round 2 · /);
       assert.equal((await roomInfo(page)).status, 'playing');
     }
@@ -166,7 +168,13 @@ describe('rooms', { concurrency: true }, () => {
         value: node.type === 'checkbox' ? node.checked : node.tagName === 'SELECT' ? JSON.parse(node.value) : Number(node.value),
         help: document.getElementById(node.getAttribute('aria-describedby')).textContent,
       })));
-      assert.deepEqual(fields.map((field) => field.name), Object.keys(game.options), game.id);
+      // The main options first, the others folded away under "More … options", each part in the
+      // server's order.
+      const names = Object.keys(game.options);
+      const folded = await ada.$$eval('[data-testid=create-form] [data-testid^=option-]', (nodes) => nodes.map((node) => Boolean(node.closest('details'))));
+      const inOrder = (fold) => fields.filter((_, i) => folded[i] === fold).map((field) => field.name);
+      assert.deepEqual([...inOrder(false), ...inOrder(true)].sort(), [...names].sort(), game.id);
+      for (const fold of [false, true]) assert.deepEqual(inOrder(fold), names.filter((name) => inOrder(fold).includes(name)), game.id);
       for (const field of fields) {
         const option = game.options[field.name];
         assert.deepEqual(field.value, option.default, `${game.id}.${field.name}`);
@@ -182,6 +190,7 @@ describe('rooms', { concurrency: true }, () => {
     assert.deepEqual(await yourSeats(), ['0', '1', 'spectate']);
     // The advanced variant is for two players (the API's only_with): offered only then.
     const advanced = ada.getByTestId('option-advanced');
+    await ada.getByText('More Njaka\'s Mancala Game options').click();
     assert.equal(await advanced.isEnabled(), true);
     await advanced.check();
     await ada.getByTestId('option-players').selectOption('4');
@@ -206,9 +215,9 @@ describe('rooms', { concurrency: true }, () => {
     const card = bo.getByTestId(`room-${roomId}`);
     await card.waitFor();
     const notes = await card.textContent();
-    assert.match(notes, /Players: 3/);
-    assert.match(notes, /First player: Seat 3/);
-    assert.match(notes, /Direction: Clockwise/);
+    assert.match(notes, /Players at the table: 3/);
+    assert.match(notes, /Who moves first: Seat 3/);
+    assert.match(notes, /Sowing direction and turn order: Clockwise/);
     await screenshot(bo, 'lobby-room-list', '[data-testid=room-list]');
     assert.deepEqual([...ada.errors, ...bo.errors], []);
   });

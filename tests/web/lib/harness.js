@@ -67,7 +67,10 @@ export async function createRoom(page, game, { options = {}, isPrivate = false, 
   await page.getByTestId('new-game').selectOption(game);
   await fillOptions(page.getByTestId('create-form'), options);
   if (isPrivate) await page.getByTestId('new-private').check();
-  if (grace !== null) await page.getByTestId('new-grace').fill(String(grace));
+  if (grace !== null) {
+    await unfold(page.getByTestId('new-grace'));
+    await page.getByTestId('new-grace').fill(String(grace));
+  }
   if (clock) await page.getByTestId('new-clock').selectOption(clock);
   for (const [testid, value] of Object.entries(clockFields)) await page.getByTestId(testid).fill(String(value));
   await page.getByTestId('create-room').click();
@@ -76,13 +79,20 @@ export async function createRoom(page, game, { options = {}, isPrivate = false, 
 }
 
 // Sets option fields (`data-testid="option-<name>"`) inside `scope` (a form or a dialog).
+// Options folded away under "More … options" are unfolded first.
 export async function fillOptions(scope, options) {
   for (const [name, value] of Object.entries(options)) {
     const field = scope.getByTestId(`option-${name}`);
+    await unfold(field);
     if (typeof value === 'boolean') await field.setChecked(value);
     else if (await field.evaluate((node) => node.tagName === 'SELECT')) await field.selectOption(JSON.stringify(value));
     else await field.fill(String(value));
   }
+}
+
+// Opens the <details> folds around a field, so that it can be filled.
+export function unfold(field) {
+  return field.evaluate((node) => { for (let fold = node.closest('details'); fold; fold = fold.parentElement.closest('details')) fold.open = true; });
 }
 
 export async function roomInfo(page) {

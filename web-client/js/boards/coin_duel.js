@@ -1,6 +1,6 @@
 // Coin Duel: ten cups a side; beans in stage 1, coins of four kinds in stages 2 and 3.
 import { s } from '../dom.js';
-import { drawCounters, total, itemsOf } from './view.js';
+import { drawCounters, total, itemsOf, pileArea } from './view.js';
 import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf } from './rows.js';
 import { seatNames } from './names.js';
 
@@ -9,6 +9,8 @@ const CUP = 112;
 export const COINS = ['P', 'N', 'D', 'Q'];
 export const COIN_NAMES = { P: 'Penny', N: 'Nickel', D: 'Dime', Q: 'Quarter' };
 export const COIN_VALUES = { P: 1, N: 5, D: 10, Q: 25 };
+// "1 Penny", "3 Pennies", "2 Dimes".
+export const coinsWord = (kind, n) => (n === 1 ? COIN_NAMES[kind] : kind === 'P' ? 'Pennies' : `${COIN_NAMES[kind]}s`);
 const WINNING = ['P', 'N', 'D', 'Q'];   // winning coin of stage-3 rounds 1..4
 
 const stage = (ctx) => Number(ctx.options?.stage ?? 3);
@@ -58,9 +60,18 @@ export const coinDuelBoard = {
     return `${COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0)}¢`;
   },
 
+  // "2 Quarters, 1 Dime (45¢)" instead of the drawing's coin letters.
+  spokenContent(content, place, ctx) {
+    if (!withCoins(ctx)) return `${total(content) || 'no'} ${total(content) === 1 ? 'counter' : 'counters'}`;
+    const kinds = COINS.filter((c) => content[c] > 0);
+    if (!kinds.length) return 'empty';
+    const cents = COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0);
+    return `${kinds.map((c) => `${content[c]} ${coinsWord(c, content[c])}`).join(', ')} (${cents}¢)`;
+  },
+
   drawContent(place, content, ctx) {
     if (!withCoins(ctx)) return drawCounters(place, content, ctx);
-    return drawCoinStacks(place, content);
+    return drawCoinStacks(place.shape === 'tray' ? place : pileArea(place), content);
   },
 
   target(token, ctx) {
@@ -107,6 +118,14 @@ export const coinDuelBoard = {
       return lapTargets(seat, N, turn.from, turn.count, token === 'L' ? -1 : 1);
     }
     return [];
+  },
+
+  // After a reserve play, how many of its coins are still to be placed (issue 17).
+  turnNote(state) {
+    const turn = state.board?.turn;
+    if (!turn || !/^r\d+$/.test(turn.source ?? '') || turn.lap !== 0 || turn.awaiting !== 'coin') return '';
+    const left = turn.count - turn.sown;
+    return `${left} of the ${turn.count} coins from your reserve still to place`;
   },
 
   // Where the next coin of a half-played turn goes (the engine's readable board says).

@@ -2,7 +2,7 @@
 // and 2, Black rows 1 and 3; holes 6, 11, 12 and 17 are neutral. Each hole shows its white and
 // black stones separately.
 import { s } from '../dom.js';
-import { seatNames } from './names.js';
+import { seatNames, besideLabel, shortName } from './names.js';
 
 const CELL = 92;
 const WIDTH = 6 * CELL + 40;
@@ -26,27 +26,27 @@ export const duovallisBoard = {
       const x = 20 + col * CELL + CELL / 2;
       const y = 75 + (3 - row) * CELL + CELL / 2;
       const tone = NEUTRAL.has(h) ? 'neutral' : WHITE.has(h) ? 0 : 1;
+      // The hole's number goes in the corner of its cell: the hole itself is full of stones.
       places.push({ id: `d${h}`, x, y, shape: 'circle', r: CELL / 2 - 8, tone, name: `hole ${h}`,
-        lx: x + CELL / 2 - 14, ly: y - CELL / 2 + 14, hideCount: true });
+        nx: x - CELL / 2 + 11, ny: y - CELL / 2 + 10, lx: x, ly: y, hideCount: true });
     }
     places.push({ id: 'carry0', x: WIDTH - 110, y: HEIGHT - 34, shape: 'tray', w: 150, h: 40, tone: 0,
-      name: 'White carry', lx: WIDTH - 220, ly: HEIGHT - 34 });
+      name: 'White carry', seat: 0, kind: 'carry tray', lx: WIDTH - 220, ly: HEIGHT - 34 });
     places.push({ id: 'carry1', x: 110, y: 34, shape: 'tray', w: 150, h: 40, tone: 1,
-      name: 'Black carry', lx: 220, ly: 34 });
+      name: 'Black carry', seat: 1, kind: 'carry tray', lx: 220, ly: 34 });
     return places;
   },
 
+  // Each carry tray is labelled with its owner, on the side away from the board's middle.
   decorate(ctx, pt) {
     const names = seatNames(ctx);
     const [x0, y0] = pt(12, 72);
     const [x1, y1] = pt(WIDTH - 12, HEIGHT - 72);
-    const south = pt(120, HEIGHT - 34);
-    const north = pt(WIDTH - 120, 34);
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 30 }),
-      s('text', { class: 'side-label', x: south[0], y: south[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, `○ ${names[0]}`),
-      s('text', { class: 'side-label', x: north[0], y: north[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, `● ${names[1]}`),
+      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${shortName(names[0], 14)}'s carry tray`),
+      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${shortName(names[1], 14)}'s carry tray`),
     ];
   },
 
@@ -62,6 +62,11 @@ export const duovallisBoard = {
   countText(content, place) {
     if (place.shape === 'tray') return String((content.w ?? 0) + (content.b ?? 0));
     return content.w || content.b ? `${content.w ?? 0}○ ${content.b ?? 0}●` : '';
+  },
+
+  spokenContent(content) {
+    const [w, b] = [content.w ?? 0, content.b ?? 0];
+    return w || b ? `${w} white, ${b} black` : 'empty';
   },
 
   // White stones on the left half of the hole, black on the right, each with its number.

@@ -1,7 +1,25 @@
 // Seat names as the boards label them: the player's name when seated, else the side's name.
+import { s } from '../dom.js';
 import { seatLabels } from '../games.js';
 
 export function seatNames(ctx) {
   const labels = seatLabels(ctx.game, ctx.options);
   return labels.map((label, seat) => ctx.players?.[seat] || label);
 }
+
+// A name cut to `max` characters for a label with little room ("Émilie-Anne…"); the label's
+// <title> keeps it whole.
+export const shortName = (name, max) => (name.length > max ? `${name.slice(0, max - 1).replace(/[\s,.;:-]+$/, '')}…` : name);
+
+// A tray's owner written beside it at layout point `at`, running away from the tray (whose
+// middle is at layout x `trayX`), however the board is turned for the viewer.
+export function besideLabel(pt, at, trayX, text, shortened = text) {
+  const [x, y] = pt(...at);
+  const [tx] = pt(trayX, at[1]);
+  return s('text', { class: 'side-label', x, y, 'text-anchor': x < tx ? 'end' : 'start', 'dominant-baseline': 'middle' },
+    s('title', {}, text), shortened);
+}
+
+// A name for a narrow place (a store, a table header): computers are told apart by their seat,
+// which a cut would lose, so "Computer (Seat 2)" becomes "CPU (Seat 2)".
+export const compactName = (name, max) => shortName(name.replace(/^Computer \(/, 'CPU ('), max);

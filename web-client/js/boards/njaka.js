@@ -1,14 +1,16 @@
 // Njaka's Mancala Game: twelve holes on a circle, numbered counterclockwise, each ringed in its
 // owner's colour; the players' stores of captured sets sit in the middle.
 import { s } from '../dom.js';
-import { COLORS } from './view.js';
-import { seatNames } from './names.js';
+import { COLORS, pileArea } from './view.js';
+import { seatNames, compactName } from './names.js';
 
 const SIZE = 560;
 const C = SIZE / 2;
 const RING = 205;
 const HOLE = 38;
-const MAX_LABEL = 18;        // characters of a seat's name on its tray
+const BODY = RING + HOLE + 14;                 // the wooden disc; the counts are written outside it
+const COUNT_AT = (RING + HOLE + 26) / RING;    // how far out a hole's count is, as a share of RING
+const MAX_LABEL = 13;        // characters of a seat's name that fit its tray
 const players = (ctx) => Number(ctx.options?.players ?? 2);
 
 // Hole h sits at 240° + 30°·h (mathematical angle, counterclockwise), so holes 0-2 are at the
@@ -34,7 +36,7 @@ export const njakaBoard = {
     const places = [];
     for (let h = 0; h < 12; h++) {
       const [x, y] = holeXY(h);
-      const [lx, ly] = [C + (x - C) * 1.26, C + (y - C) * 1.26];
+      const [lx, ly] = [C + (x - C) * COUNT_AT, C + (y - C) * COUNT_AT];
       places.push({ id: `h${h}`, x, y, shape: 'circle', r: HOLE, name: `hole ${h}`, lx, ly });
     }
     // Each store sits between the centre and its owner's first-round block of holes.
@@ -43,9 +45,9 @@ export const njakaBoard = {
     for (let seat = 0; seat < n; seat++) {
       const centre = ctx.options?.advanced ? (seat === 0 ? 2.5 : 8.5) : seat * block + (block - 1) / 2;
       const angle = ((240 + 30 * centre) * Math.PI) / 180;
-      const reach = n === 2 ? 58 : 70;
+      const reach = n === 2 ? 60 : n === 3 ? 76 : 86;    // four trays need more room between them
       places.push({ id: `set${seat}`, x: C + reach * Math.cos(angle), y: C - reach * Math.sin(angle), shape: 'tray',
-        w: 96, h: 62, tone: seat, name: `store of seat ${seat + 1}`, labelBelow: 20, seatName: seatNames(ctx)[seat] });
+        w: 100, h: 72, tone: seat, name: `store of seat ${seat + 1}`, seat, kind: 'store of sets', labelBelow: 23, seatName: seatNames(ctx)[seat] });
     }
     return places;
   },
@@ -55,7 +57,7 @@ export const njakaBoard = {
   decorate(ctx, pt) {
     const [cx, cy] = pt(C, C);
     return [
-      s('circle', { class: 'board-body', cx, cy, r: RING + HOLE + 22 }),
+      s('circle', { class: 'board-body', cx, cy, r: BODY }),
       s('circle', { class: 'board-inner', cx, cy, r: RING - HOLE - 16 }),
     ];
   },
@@ -77,20 +79,23 @@ export const njakaBoard = {
     if (place.id.startsWith('set')) {
       // Up to four trays sit side by side: a long name is shortened (in full on hover).
       const name = place.seatName ?? '';
-      const short = name.length > MAX_LABEL ? `${name.slice(0, MAX_LABEL - 1).trimEnd()}…` : name;
-      return s('g', {}, s('text', { class: 'store-label', x: place.x, y: place.y - 19, 'text-anchor': 'middle',
+      const short = compactName(name, MAX_LABEL);
+      return s('g', {}, s('text', { class: 'store-label', x: place.x, y: place.y - 25, 'text-anchor': 'middle',
         'dominant-baseline': 'middle' }, s('title', {}, name), short), drawSets(place, content.set ?? 0));
     }
     const owner = ctx.state.position[12 + Number(place.id.slice(1))];
     const g = s('g', {}, s('circle', { class: 'owner-ring', cx: place.x, cy: place.y, r: place.r + 5,
       stroke: COLORS[owner] ?? '#999' }));
     const count = content.n ?? 0;
+    const pile = pileArea(place);       // below the hole's number
+    const group = s('g', { class: 'pile' });
     for (let i = 0; i < Math.min(count, 30); i++) {
       const angle = i * 2.39996;
-      const r = (place.r - 9) * Math.sqrt((i + 0.5) / Math.min(count, 30));
-      g.append(s('circle', { class: 'seed', cx: place.x + r * Math.cos(angle), cy: place.y + r * Math.sin(angle),
-        r: count > 12 ? 4 : 5.5 }));
+      const r = (pile.r - 9) * Math.sqrt((i + 0.5) / Math.min(count, 30));
+      group.append(s('circle', { class: 'seed', cx: pile.x + r * Math.cos(angle), cy: pile.y + r * Math.sin(angle),
+        r: count > 12 ? 3.6 : 5 }));
     }
+    g.append(group);
     return g;
   },
 
@@ -133,13 +138,14 @@ export const njakaBoard = {
   describe: (token) => `Hole ${token}`,
 };
 
-// Sets of four drawn as little squares of four seeds, so the number of sets is easy to count.
+// Sets of four drawn as little squares of four seeds, so the number of sets is easy to count:
+// up to six a row, two rows between the name and the count (twelve sets are all there are).
 function drawSets(place, sets) {
   const g = s('g', { class: 'sets' });
   const perRow = 6;
   for (let k = 0; k < sets; k++) {
     const col = k % perRow, row = Math.floor(k / perRow);
-    const x = place.x - 36 + col * 13, y = place.y - 6 + row * 11;
+    const x = place.x - 35 + col * 13, y = place.y - 13 + row * 11;
     for (const [dx, dy] of [[0, 0], [5, 0], [0, 5], [5, 5]]) {
       g.append(s('circle', { class: 'seed', cx: x + dx, cy: y + dy, r: 2.3 }));
     }

@@ -3,7 +3,7 @@
 // Each player's store of captured counters sits behind his row.
 import { s } from '../dom.js';
 import { drawCounters, total } from './view.js';
-import { seatNames } from './names.js';
+import { seatNames, besideLabel, shortName } from './names.js';
 
 const CELL = 92;
 const WIDTH = 5 * CELL + 2 * 110 + 20;
@@ -32,9 +32,9 @@ export const oanquanBoard = {
     places.push({ id: 'q6', x: WIDTH - 65, y: HEIGHT / 2, shape: 'half', w: 100, h: 2 * CELL - 8,
       name: 'east end space', lx: WIDTH - 46, ly: HEIGHT / 2 - CELL - 16 });
     places.push({ id: 'store0', x: WIDTH / 2, y: HEIGHT - 40, shape: 'tray', w: 300, h: 48, tone: 0,
-      name: 'South store', lx: WIDTH / 2 + 205, ly: HEIGHT - 40 });
+      name: 'South store', seat: 0, kind: 'store', lx: WIDTH / 2 + 205, ly: HEIGHT - 40 });
     places.push({ id: 'store1', x: WIDTH / 2, y: 40, shape: 'tray', w: 300, h: 48, tone: 1,
-      name: 'North store', lx: WIDTH / 2 - 205, ly: 40 });
+      name: 'North store', seat: 1, kind: 'store', lx: WIDTH / 2 - 205, ly: 40 });
     return places;
   },
 
@@ -42,13 +42,11 @@ export const oanquanBoard = {
     const names = seatNames(ctx);
     const [x0, y0] = pt(10, HEIGHT / 2 - CELL - 6);
     const [x1, y1] = pt(WIDTH - 10, HEIGHT / 2 + CELL + 6);
-    const south = pt(WIDTH / 2 - 240, HEIGHT - 40);
-    const north = pt(WIDTH / 2 + 240, 40);
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 90 }),
-      s('text', { class: 'side-label', x: south[0], y: south[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, names[0]),
-      s('text', { class: 'side-label', x: north[0], y: north[1], 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, names[1]),
+      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${shortName(names[0], 10)}'s store`),
+      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${shortName(names[1], 10)}'s store`),
     ];
   },
 

@@ -2,6 +2,7 @@
 // at his right-hand end, and a reserve tray behind each row. Seen from South, South's cups run
 // 1..N left to right with his pot on the right; North's run N..1 with his pot on the left.
 import { s } from '../dom.js';
+import { shortName } from './names.js';
 
 export const CELL = 84;
 
@@ -10,6 +11,9 @@ export function rowsSize(n, cupHeight) {
 }
 
 // Place ids: s<seat>c<i> (cup i), s<seat>pot, s<seat>res (reserve), s<seat>hand (items in hand).
+// Narrow boards get narrower trays, so the count beside each tray stays on the board.
+const reserveWidth = (width) => Math.min(360, width * 0.42, width / 2 - 58);
+
 export function rowsPlaces(n, cupHeight, round) {
   const [width, height] = rowsSize(n, cupHeight);
   const column = (c) => 8 + c * CELL + CELL / 2;
@@ -18,41 +22,64 @@ export function rowsPlaces(n, cupHeight, round) {
   const places = [];
   const cup = { shape: round ? 'circle' : 'rect', r: 32, w: 70, h: cupHeight };
   for (let i = 1; i <= n; i++) {
-    places.push({ id: `s0c${i}`, x: column(i), y: southY, ...cup, tone: 0, name: `South cup ${i}`,
+    places.push({ id: `s0c${i}`, x: column(i), y: southY, ...cup, tone: 0, name: `South cup ${i}`, seat: 0, kind: `cup ${i}`,
       lx: column(i), ly: southY + cupHeight / 2 + 17 });
-    places.push({ id: `s1c${i}`, x: column(n + 1 - i), y: northY, ...cup, tone: 1, name: `North cup ${i}`,
+    places.push({ id: `s1c${i}`, x: column(n + 1 - i), y: northY, ...cup, tone: 1, name: `North cup ${i}`, seat: 1, kind: `cup ${i}`,
       lx: column(n + 1 - i), ly: northY - cupHeight / 2 - 17 });
   }
   const potHeight = cupHeight * 2 + 28;
   places.push({ id: 's0pot', x: column(n + 1), y: height / 2, shape: 'pot', w: 72, h: potHeight, tone: 0,
-    name: 'South pot', lx: column(n + 1), ly: height / 2 + potHeight / 2 + 17 });
+    name: 'South pot', seat: 0, kind: 'pot', lx: column(n + 1), ly: height / 2 + potHeight / 2 + 17 });
   places.push({ id: 's1pot', x: column(0), y: height / 2, shape: 'pot', w: 72, h: potHeight, tone: 1,
-    name: 'North pot', lx: column(0), ly: height / 2 - potHeight / 2 - 17 });
-  // Narrow boards get narrower trays, so the count beside each tray stays on the board.
-  const trayWidth = Math.min(360, width * 0.42, width / 2 - 58);
+    name: 'North pot', seat: 1, kind: 'pot', lx: column(0), ly: height / 2 - potHeight / 2 - 17 });
+  const trayWidth = reserveWidth(width);
   places.push({ id: 's0res', x: width / 2 - trayWidth / 2 - 10, y: height - 34, shape: 'tray', w: trayWidth, h: 44,
-    tone: 0, name: 'South reserve', lx: width / 2 - trayWidth - 34, ly: height - 34 });
+    tone: 0, name: 'South reserve', seat: 0, kind: 'reserve', lx: width / 2 - trayWidth - 34, ly: height - 34 });
   places.push({ id: 's1res', x: width / 2 + trayWidth / 2 + 10, y: 34, shape: 'tray', w: trayWidth, h: 44,
-    tone: 1, name: 'North reserve', lx: width / 2 + trayWidth + 34, ly: 34 });
+    tone: 1, name: 'North reserve', seat: 1, kind: 'reserve', lx: width / 2 + trayWidth + 34, ly: 34 });
   places.push({ id: 's0hand', x: width / 2 + trayWidth / 2 + 10, y: height - 34, shape: 'tray', w: trayWidth * 0.8,
-    h: 44, tone: 0, name: 'South hand', hideWhenEmpty: true, lx: width / 2 + trayWidth * 0.9 + 34, ly: height - 34 });
+    h: 44, tone: 0, name: 'South hand', seat: 0, kind: 'coins in hand', hideWhenEmpty: true, lx: width / 2 + trayWidth * 0.9 + 34, ly: height - 34 });
   places.push({ id: 's1hand', x: width / 2 - trayWidth / 2 - 10, y: 34, shape: 'tray', w: trayWidth * 0.8,
-    h: 44, tone: 1, name: 'North hand', hideWhenEmpty: true, lx: width / 2 - trayWidth * 0.9 - 34, ly: 34 });
+    h: 44, tone: 1, name: 'North hand', seat: 1, kind: 'coins in hand', hideWhenEmpty: true, lx: width / 2 - trayWidth * 0.9 - 34, ly: 34 });
   return places;
 }
 
+// The board, and whose each reserve and pot is: the reserve's caption sits in the gap between
+// the tray and the board, along the tray; each pot's caption in the empty corner at its end of
+// the other row (issue 17: labels for every tray and pot; the names no longer sit on the board's
+// edge among the cup counts).
 export function rowsDecor(n, cupHeight, pt, seatNames) {
   const [width, height] = rowsSize(n, cupHeight);
   const [x0, y0] = pt(4, 70);
   const [x1, y1] = pt(width - 4, height - 70);
-  const south = pt(width / 2 - 10, height - 82 + 8);
-  const north = pt(width / 2 + 10, 82 - 8);
-  return [
-    s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
-      height: Math.abs(y1 - y0), rx: 46 }),
-    s('text', { class: 'side-label', x: south[0], y: south[1], 'text-anchor': 'middle' }, seatNames[0]),
-    s('text', { class: 'side-label', x: north[0], y: north[1], 'text-anchor': 'middle' }, seatNames[1]),
+  const trayWidth = reserveWidth(width);
+  const column = (c) => 8 + c * CELL + CELL / 2;
+  // On a phone the board stands on its side: a reserve's caption runs along its tray, upward.
+  const sideways = portrait();
+  const caption = ([x, y], text, title) => s('text', { class: 'tray-label', x, y, 'text-anchor': 'middle',
+    'dominant-baseline': 'middle', transform: sideways ? `rotate(-90 ${x} ${y})` : null }, s('title', {}, title), text);
+  const potTop = height / 2 - cupHeight - 14;
+  const reserves = [
+    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${shortName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`),
+    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${shortName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`),
   ];
+  const body = s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
+    height: Math.abs(y1 - y0), rx: 46 });
+  // Sideways, a pot's end has no room for a caption; its colour says whose it is.
+  if (sideways) return [body, ...reserves];
+  return [body, ...reserves,
+    ...potCaption(pt(column(n + 1), potTop - 32), pt(column(n + 1), potTop - 16), seatNames[0]),
+    ...potCaption(pt(column(0), height - potTop + 16), pt(column(0), height - potTop + 32), seatNames[1]),
+  ];
+}
+
+// A pot's caption in two lines, "Ada's" over "pot", whichever way the board is turned.
+function potCaption(a, b, name) {
+  const [upper, lower] = a[1] < b[1] ? [a, b] : [b, a];
+  const short = shortName(name, 9);
+  const line = ([x, y], text) => s('text', { class: 'tray-label', x, y, 'text-anchor': 'middle', 'dominant-baseline': 'middle' },
+    s('title', {}, `${name}'s pot`), text);
+  return [line(upper, `${short}'s`), line(lower, 'pot')];
 }
 
 // Positions one lap visits: from origin i (0 = the reserve) in direction +1 (R) or -1 (L);

@@ -17,6 +17,8 @@ import { animation } from '../storage.js';
 
 export const COLORS = ['#2f7f7a', '#c07a22', '#7b4fa3', '#b5485d'];   // seat colours
 const MAX_DOTS = 40;
+const HAND_RADIUS = 13;
+const NUMBER_BAND = 14;       // the strip at the top of a numbered place kept for its number
 
 export function total(content) {
   return Object.values(content ?? {}).reduce((sum, n) => sum + n, 0);
@@ -41,7 +43,10 @@ export function createBoardView(spec, ctx) {
     const [lx, ly] = p.labelBelow !== undefined ? [x, y + p.labelBelow]
       : p.lx !== undefined ? pt(p.lx, p.ly) : [x, y + (p.r ?? p.h / 2) + 16];
     const [w, h] = sideways ? [p.h, p.w] : [p.w, p.h];
-    return [p.id, { ...p, x, y, lx, ly, w, h, boardWidth: width }];
+    // A place may put its number elsewhere than at its top (`nx`, `ny`: Duovallis, whose holes
+    // are full of stones, writes it in the corner of the cell).
+    const [nx, ny] = p.nx !== undefined ? pt(p.nx, p.ny) : [undefined, undefined];
+    return [p.id, { ...p, x, y, lx, ly, nx, ny, w, h, boardWidth: width }];
   }));
 
   const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, class: `board board-${ctx.game}`,
@@ -77,18 +82,34 @@ export function createBoardView(spec, ctx) {
       shapeOf(place),
       numberOf(place),
       (spec.drawContent ?? drawCounters)(place, content, ctx),
-      place.hideCount ? null : s('text', { x: place.lx, y: place.ly, class: 'count', 'text-anchor': 'middle',
+      place.hideCount ? null : s('text', { ...labelAnchor(place), y: place.ly, class: 'count',
         'dominant-baseline': 'middle', dataset: { testid: `count-${id}` } },
       (spec.countText ?? countText)(content, place, ctx)),
     ].filter(Boolean));
+    // Every place is a button a keyboard reaches, named with its owner and what it holds, so a
+    // screen reader can read the whole board; the playable ones are played with Enter or Space.
+    node.setAttribute('role', 'button');
+    node.setAttribute('tabindex', '0');
+    node.setAttribute('aria-label', `${spokenName(place)}: ${spokenContent(place, content)}${token ? ', playable' : ''}`);
     if (token) {
-      node.setAttribute('role', 'button');
-      node.setAttribute('tabindex', '0');
-      node.setAttribute('aria-label', `${place.name ?? id}: play ${token}`);
+      node.removeAttribute('aria-disabled');
       node.dataset.token = token;
     } else {
-      for (const a of ['role', 'tabindex', 'aria-label', 'data-token']) node.removeAttribute(a);
+      node.setAttribute('aria-disabled', 'true');
+      node.removeAttribute('data-token');
     }
+  }
+
+  // "Ada's cup 3", "Bo's pot", "square 7": a place with an owner is named after the player.
+  function spokenName(place) {
+    return place.seat !== undefined && ctx.players?.[place.seat] ? `${ctx.players[place.seat]}'s ${place.kind}` : place.name ?? place.id;
+  }
+
+  function spokenContent(place, content) {
+    if (spec.spokenContent) return spec.spokenContent(content, place, ctx);
+    const text = (spec.countText ?? countText)(content, place, ctx);
+    if (!text) return 'empty';
+    return /^\d+$/.test(text) ? `${text} ${text === '1' ? 'counter' : 'counters'}` : text;
   }
 
   // Nothing is drawn before the first state arrives.
@@ -108,12 +129,16 @@ export function createBoardView(spec, ctx) {
   let hand = [];
   let handAt = null;
 
+  // The hand floats just above the place it is over; a place at the top edge of the drawing (a
+  // reserve tray) gets it below instead, so it is never cut off (issue 17, bug 8).
   function drawHand() {
     overlay.replaceChildren();
     if (!hand.length || !handAt) return;
     const place = places.get(handAt);
-    overlay.append(s('g', { class: 'hand', transform: `translate(${place.x} ${place.y - (place.r ?? place.h / 2) - 8})` },
-      s('circle', { r: 13 }),
+    const reach = (place.r ?? place.h / 2) + 8;
+    const y = place.y - reach - HAND_RADIUS < 0 ? place.y + reach : place.y - reach;
+    overlay.append(s('g', { class: 'hand', transform: `translate(${place.x} ${y})` },
+      s('circle', { r: HAND_RADIUS }),
       s('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central' }, hand.length)));
   }
 
@@ -262,14 +287,34 @@ function countText(content) {
   return n === 0 ? '' : String(n);
 }
 
+// A count near the left or right edge of the drawing is written away from the edge, so a long
+// one ("1 in hand" beside a tray on a phone) is not cut off.
+function labelAnchor(place) {
+  const EDGE = 44;
+  if (place.lx < EDGE) return { x: Math.max(2, place.lx - 20), 'text-anchor': 'start' };
+  if (place.lx > place.boardWidth - EDGE) return { x: Math.min(place.boardWidth - 2, place.lx + 20), 'text-anchor': 'end' };
+  return { x: place.lx, 'text-anchor': 'middle' };
+}
+
 // The number a move's words use for a place ("cup 4", "square 3", "hole 7"), written small
 // at the top of the place so a description can be followed on the board.
+export const placeNumber = (place) => /(?:cup|square|hole) (\d+)$/.exec(place.name ?? '')?.[1];
+
 function numberOf(place) {
-  const number = /(?:cup|square|hole) (\d+)$/.exec(place.name ?? '')?.[1];
+  const number = placeNumber(place);
   if (number === undefined) return null;
   const top = place.y - (place.r ?? place.h / 2);
-  return s('text', { class: 'place-number', x: place.x, y: top + 10, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
+  const [x, y] = place.nx !== undefined ? [place.nx, place.ny] : [place.x, top + 10];
+  return s('text', { class: 'place-number', x, y, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
     'aria-hidden': 'true' }, number);
+}
+
+// The room a pile has inside a place: below the number strip when the number is written at the
+// top of the place, so counters never cover it.
+export function pileArea(place) {
+  if (placeNumber(place) === undefined || place.nx !== undefined) return place;
+  const half = NUMBER_BAND / 2;
+  return { ...place, y: place.y + half, r: place.r && place.r - half, h: place.h - NUMBER_BAND };
 }
 
 function shapeOf(place) {
@@ -294,10 +339,11 @@ function shapeOf(place) {
 
 // Counters laid out in a sunflower pattern inside the place: any number stays tidy, and the
 // number label says exactly how many there are.
-export function drawCounters(place, content, _ctx, kinds = { n: 'seed' }) {
+export function drawCounters(whole, content, _ctx, kinds = { n: 'seed' }) {
   const g = s('g', { class: 'pile' });
   const items = itemsOf(content).filter((k) => kinds[k]);
-  if (place.shape === 'tray') return drawRowsOfCounters(g, place, items, kinds);
+  if (whole.shape === 'tray') return drawRowsOfCounters(g, whole, items, kinds);
+  const place = pileArea(whole);
   const shown = items.slice(0, MAX_DOTS);
   const radius = (place.r ?? Math.min(place.w, place.h) / 2) * 0.78;
   const size = Math.max(2.6, Math.min(7, radius / (1.1 * Math.sqrt(shown.length + 1))));

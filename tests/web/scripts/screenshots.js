@@ -1,0 +1,46 @@
+// Takes the screenshots in docs/screenshots/: the lobby and every board against the computer, a
+// few moves in, at 1280×860 (what a laptop shows without scrolling: <name>.png, as the README
+// shows them) and 390×844 (a phone, the whole page: <name>-phone.png). Run by hand after a change to the look: `node scripts/screenshots.js`
+// (MANCALA_SERVER names the server binary, as for the tests).
+import path from 'node:path';
+import { startServer, launchBrowser, newPlayer, repo, seeded } from '../lib/harness.js';
+import { playComputer, clickChoice, waitForChoices } from '../lib/computer.js';
+
+const OUT = process.env.SCREENSHOTS ?? path.join(repo, 'docs', 'screenshots');
+const SIZES = { '': { width: 1280, height: 860 }, '-phone': { width: 390, height: 844 } };
+const GAMES = [
+  { game: 'cups', moves: 5 },
+  { game: 'coin_duel', moves: 4 },
+  { game: 'oanquan', moves: 4 },
+  { game: 'njaka', moves: 4, opponents: 2 },
+  { game: 'duovallis', moves: 4 },
+];
+const only = process.argv.slice(2);
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const page = await newPlayer(browser, server.url, 'Ada', { viewport });
+    await page.getByTestId('play-computer').waitFor();
+    if (!only.length || only.includes('lobby')) await page.screenshot({ path: path.join(OUT, `lobby${size}.png`), fullPage: size === '-phone' });
+    for (const { game, moves, opponents = null } of GAMES) {
+      if (only.length && !only.includes(game)) continue;
+      await playComputer(page, game, { level: 2, starter: 'you', opponents });
+      const random = seeded(7);
+      for (let i = 0; i < moves; i += 1) {
+        await waitForChoices(page);
+        await clickChoice(page, (tokens) => tokens[Math.floor(random() * tokens.length)]);
+      }
+      await waitForChoices(page);
+      // A Plex! result floats over the page for a few seconds: wait until it is gone.
+      await page.waitForSelector('[data-testid=plex]', { state: 'hidden', timeout: 10000 });
+      await page.screenshot({ path: path.join(OUT, `${game}${size}.png`), fullPage: size === '-phone' });
+    }
+    if (page.errors.length) console.error(page.errors);
+    await page.context().close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
