@@ -24,10 +24,10 @@ struct Tally {
 void settle_plex(Match& match, Random& rng) {
   std::vector<Seat> seats;
   for (Seat q = 0; q < match.game().players(); ++q)
-    if (match.game().active(q)) seats.push_back(q);
+    if (match.claim_window()->may_claim(q)) seats.push_back(q);
   const Outcome outcome =
-      seats.empty() ? match.plex_timeout()
-                    : match.claim_plex(seats[rng.below(static_cast<std::uint32_t>(seats.size()))]);
+      seats.empty() ? match.close_claim_window()
+                    : match.claim(seats[rng.below(static_cast<std::uint32_t>(seats.size()))]);
   if (!outcome.ok()) throw std::logic_error("the Plex! claim was refused: " + outcome.error->message);
 }
 
@@ -43,7 +43,7 @@ void play_game(const ArenaSetup& setup, long long index, Tally& tally) {
                             setup.think));
   Random plex_rng(seed ^ 0x5eedULL);
   while (!match.over()) {
-    if (match.game().phase() == Phase::plex) {
+    if (match.game().phase() == Phase::claim) {
       settle_plex(match, plex_rng);
       continue;
     }

@@ -46,8 +46,8 @@ Figures engine_playouts(const Game& opening, double seconds, std::uint64_t seed)
     while (true) {
       const Phase phase = game->phase();
       if (phase == Phase::over) break;
-      if (phase == Phase::plex) {
-        game->resolve_plex(std::nullopt, nullptr);
+      if (phase == Phase::claim) {
+        game->resolve_claim(std::nullopt, nullptr);
         continue;
       }
       game->legal(legal);

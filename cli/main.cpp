@@ -153,15 +153,15 @@ Outcome act(Match& match, const std::string& line) {
     return Outcome{mancala::MoveError{mancala::ErrorCode::bad_request, std::move(message), {}, {}},
                    {}};
   };
-  if (line == "plex_timeout") return match.plex_timeout();
+  if (line == "plex_timeout") return match.close_claim_window();
   for (const char* verb : {"resign", "concede", "plex"}) {
     const std::string word = verb;
     if (line == word || line.starts_with(word + " ")) {
       const auto seat = seat_argument(line, word.size() + 1);
       if (!seat) return bad(word + " needs a seat number, as in '" + word + " 0'");
       if (word == "resign") return match.resign(*seat);
-      if (word == "concede") return match.concede(*seat);
-      return match.claim_plex(*seat);
+      if (word == "concede") return match.special_action("concede", *seat);
+      return match.claim(*seat);
     }
   }
   return match.play(line);
@@ -193,8 +193,8 @@ int random_command(const Args& args) {
     Match match = Match::create(args.positional[1], args.options, rng.next());
     mancala::DecisionList legal;
     while (!match.over()) {
-      if (match.game().phase() == mancala::Phase::plex) {
-        match.plex_timeout();
+      if (match.game().phase() == mancala::Phase::claim) {
+        match.close_claim_window();
         continue;
       }
       match.game().legal(legal);
@@ -230,7 +230,7 @@ int bot_command(const Args& args) {
     return 1;
   };
   if (match.over()) return refuse(mancala::ErrorCode::game_over, "the game is over: there is no move to choose");
-  if (match.game().phase() == mancala::Phase::plex)
+  if (match.game().phase() == mancala::Phase::claim)
     return refuse(mancala::ErrorCode::not_allowed,
                   "a Plex! window is open: settle it first (plex <seat> or plex_timeout)");
   const mancala::cli::Side side{*args.level, std::to_string(*args.level)};

@@ -1,12 +1,15 @@
 # Shared by run.sh and test.sh: install what is missing, then build. Both steps do nothing
 # when nothing changed, so the two commands stay fast on a machine that is already set up.
 
-# Debian 12 packages the build needs.
+# Debian 12 packages the build needs. libpq-dev is PostgreSQL's client library only (for
+# --db postgresql://…); the default SQLite server needs no PostgreSQL server.
 BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev
-                libgtest-dev)
+                libpq-dev libgtest-dev)
 # Extra packages the tests need: the browser tests drive Debian's Chromium with playwright-core;
-# the deploy check reads docker/compose.yml with Python's YAML parser.
-TEST_PACKAGES=(nodejs npm chromium python3 python3-yaml)
+# the deploy check reads docker/compose.yml with Python's YAML parser; the storage tests (and
+# the cluster label) start a throwaway PostgreSQL server from Debian's `postgresql`
+# (binaries in /usr/lib/postgresql/15/bin).
+TEST_PACKAGES=(nodejs npm chromium python3 python3-yaml postgresql)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

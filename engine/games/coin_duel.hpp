@@ -158,11 +158,15 @@ class CoinDuel final : public Game {
   void assign(const Game& other) override { *this = static_cast<const CoinDuel&>(other); }
 
   void resign(Seat seat, Events* events) override;
-  void concede(Seat seat, Events* events) override;
+  // Stage 3 only: a seat concedes the current round (D3-E), ending its turn on the clock.
+  std::span<const SpecialAction> special_actions() const override { return kSpecialActions; }
+  void special(std::string_view, Seat seat, Events* events) override { concede(seat, events); }
   void forfeit(Seat seat, Events* events) override;
   bool forfeits_illegal_moves() const override { return s_.forfeit_policy; }
 
  private:
+  static constexpr SpecialAction kSpecialActions[] = {{"concede", /*ends_turn=*/true}};
+  void concede(Seat seat, Events* events);
   void start_turn(Decision source);
   void sow(int coin, Events* events);
   void play_beans(Decision source, Events* events);

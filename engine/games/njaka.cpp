@@ -463,13 +463,24 @@ void Njaka::open_plex(Events* events) {
     award_plex(s_.to_move, false, events);
     return;
   }
-  s_.phase = Phase::plex;
+  s_.phase = Phase::claim;
   if (events) events->push_back(Json{{"event", "plex_open"}, {"mover", s_.to_move}});
 }
 
-void Njaka::resolve_plex(std::optional<Seat> claimant, Events* events) {
-  if (s_.phase != Phase::plex)
-    throw EngineError(ErrorCode::no_plex_window, "no Plex! window is open");
+// The Plex! race as a claim window: every seat still in the match may shout; unclaimed, the
+// last set goes to the mover (NJ-10).
+std::optional<ClaimWindow> Njaka::claim_window() const {
+  if (s_.phase != Phase::claim) return std::nullopt;
+  std::uint8_t eligible = 0;
+  for (Seat q = 0; q < s_.players; ++q)
+    if (in_match(s_, q)) eligible |= static_cast<std::uint8_t>(1U << q);
+  return ClaimWindow{"plex", "plex_timeout", "plex_result", options_->value("plex_window_ms", 5000), s_.to_move,
+                     eligible};
+}
+
+void Njaka::resolve_claim(std::optional<Seat> claimant, Events* events) {
+  if (s_.phase != Phase::claim)
+    throw EngineError(ErrorCode::no_claim_window, "no Plex! window is open");
   if (claimant && (*claimant < 0 || *claimant >= s_.players || !in_match(s_, *claimant)))
     throw EngineError(ErrorCode::not_allowed,
                       "seat " + std::to_string(*claimant) +
@@ -658,7 +669,7 @@ std::optional<Decision> Njaka::parse_token(std::string_view token) const {
 // to no element of the vector (the readable board still shows where they lie).
 std::vector<int> Njaka::position() const {
   std::vector<int> out(s_.board.begin(), s_.board.end());
-  if (s_.phase == Phase::plex) std::fill(out.begin(), out.end(), 0);
+  if (s_.phase == Phase::claim) std::fill(out.begin(), out.end(), 0);
   out.insert(out.end(), s_.owner.begin(), s_.owner.end());
   out.insert(out.end(), s_.sets.begin(), s_.sets.begin() + s_.players);
   return out;
@@ -668,7 +679,7 @@ Json Njaka::board() const {
   Json seats = Json::array();
   for (Seat q = 0; q < s_.players; ++q) seats.push_back(status_name(s_.status[q]));
   Json plex;
-  if (s_.phase == Phase::plex) {
+  if (s_.phase == Phase::claim) {
     int on_board = 0;
     for (auto count : s_.board) on_board += count;
     plex = Json{{"mover", s_.to_move}, {"on_board", on_board}, {"in_hand", s_.plex_hand}};
@@ -724,10 +735,6 @@ Json Njaka::result() const {
               {"ranking", ranking},
               {"end_reason", match_end_name(s_.end)},
               {"offender", s_.offender == kNoSeat ? Json() : Json(s_.offender)}};
-}
-
-bool Njaka::active(Seat seat) const {
-  return seat >= 0 && seat < s_.players && mancala::in_match(s_, seat);
 }
 
 // The ranking of result() as one comparable key per seat (smaller is better): the winner, then

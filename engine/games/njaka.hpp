@@ -79,9 +79,9 @@ struct NjakaState {
   NjakaBoard owner{};
   NjakaSeats sets{};          // sets captured in the current round
   int total_sets = 0;         // Σ sets
-  int plex_hand = 0;          // in phase plex: counters still in hand (board + hand = 4)
+  int plex_hand = 0;          // in phase claim (Plex!): counters still in hand (board + hand = 4)
   Phase phase = Phase::play;
-  Seat to_move = 0;           // in phase plex: the mover whose turn took the eleventh set
+  Seat to_move = 0;           // in phase claim (Plex!): the mover whose turn took the eleventh set
   std::array<NjakaSeatStatus, kNjakaMaxSeats> status{};
   std::array<int, kNjakaMaxSeats> left_at{};  // when a seat left (1, 2, …; 0 = still in play)
   int departures = 0;
@@ -128,8 +128,8 @@ class Njaka final : public Game {
   void resign(Seat seat, Events* events) override;
   void forfeit(Seat seat, Events* events) override;
   bool forfeits_illegal_moves() const override { return s_.forfeit_policy; }
-  void resolve_plex(std::optional<Seat> claimant, Events* events) override;
-  bool active(Seat seat) const override;
+  std::optional<ClaimWindow> claim_window() const override;
+  void resolve_claim(std::optional<Seat> claimant, Events* events) override;
 
  private:
   void start_round(int round, Seat starter, NjakaBoard owners, Events* events);

@@ -24,7 +24,7 @@ Budget default_budget(int level) {
 
 std::string display_name(int level) { return "Computer, level " + std::to_string(level); }
 
-std::chrono::milliseconds plex_reaction(int level, std::uint64_t draw) {
+std::chrono::milliseconds claim_reaction(int level, std::uint64_t draw) {
   // Weaker levels react more slowly; every level leaves a person at least 300 ms.
   const int base = 300 + (kMaxLevel - level) * 350;
   return std::chrono::milliseconds(base + static_cast<int>(draw % 400));

@@ -5,7 +5,7 @@ namespace mancala {
 std::string_view to_string(Phase phase) {
   switch (phase) {
     case Phase::play: return "play";
-    case Phase::plex: return "plex";
+    case Phase::claim: return "claim";  // Match::state names it after the open window
     case Phase::over: return "over";
   }
   return "over";
@@ -20,18 +20,19 @@ std::string_view to_string(ErrorCode code) {
     case ErrorCode::game_over: return "game_over";
     case ErrorCode::not_your_turn: return "not_your_turn";
     case ErrorCode::illegal_move: return "illegal_move";
-    case ErrorCode::no_plex_window: return "no_plex_window";
+    // Named for the only game with a claim window (Njaka's Plex!), as clients know it.
+    case ErrorCode::no_claim_window: return "no_plex_window";
   }
   return "internal";
 }
 
-void Game::concede(Seat, Events*) {
+void Game::special(std::string_view name, Seat, Events*) {
   throw EngineError(ErrorCode::not_allowed,
-                    "conceding a round exists only in Coin Duel stage 3; use resign to give up");
+                    "this game has no action '" + std::string(name) + "'; use resign to give up");
 }
 
-void Game::resolve_plex(std::optional<Seat>, Events*) {
-  throw EngineError(ErrorCode::no_plex_window, "this game has no Plex! race");
+void Game::resolve_claim(std::optional<Seat>, Events*) {
+  throw EngineError(ErrorCode::no_claim_window, "no claim window is open");
 }
 
 void two_seat_outcome(Seat winner, std::span<double> out) {

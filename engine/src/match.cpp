@@ -3,17 +3,18 @@
 #include <algorithm>
 
 namespace mancala {
-namespace {
 
-// Events that belong in a game record beside the turns (notation.md); laps and captures are
-// reproduced by replaying the tokens, so the record does not repeat them.
 bool recorded_event(const Json& event) {
-  static const char* const kinds[] = {"pass",        "refill",  "plex_open", "plex_result",
-                                      "concede",     "resign",  "round_end", "game_end",
-                                      "illegal_move", "timeout"};
-  const auto kind = event.value("event", std::string());
-  return std::any_of(std::begin(kinds), std::end(kinds), [&](const char* k) { return kind == k; });
+  static constexpr std::string_view kKinds[] = {"pass",    "refill", "plex_open", "plex_result",
+                                                "concede", "resign", "round_end", "game_end",
+                                                "illegal_move", "timeout"};
+  const auto it = event.find("event");
+  if (it == event.end() || !it->is_string()) return false;
+  const auto& kind = it->get_ref<const std::string&>();
+  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
@@ -136,12 +137,13 @@ Match Match::from_record(const Json& record) {
       outcome = match.play(entry.at("seat").get<int>(), entry.at("tokens").get<std::string>());
     } else {
       const auto kind = entry.value("event", std::string());
+      const auto window = match.claim_window();
       if (kind == "resign") outcome = match.resign(entry.at("player").get<int>());
-      else if (kind == "concede") outcome = match.concede(entry.at("player").get<int>());
       else if (kind == "timeout") outcome = match.timeout(entry.at("seat").get<int>());
-      else if (kind == "plex_result")
-        outcome = entry.value("fallback", false) ? match.plex_timeout()
-                                                 : match.claim_plex(entry.at("winner").get<int>());
+      else if (match.declares_special(kind)) outcome = match.special_action(kind, entry.at("player").get<int>());
+      else if (window && kind == window->result_event)
+        outcome = entry.value("fallback", false) ? match.close_claim_window()
+                                                 : match.claim(entry.at("winner").get<int>());
       else continue;  // forced events: replaying the turns reproduces them
     }
     if (!outcome.ok())
@@ -178,9 +180,8 @@ Outcome Match::play(std::string_view tokens) { return play(game_->to_move(), tok
 
 Outcome Match::play(Seat seat, std::string_view tokens) {
   if (game_->phase() == Phase::over) return refuse(ErrorCode::game_over, "the game is over");
-  if (game_->phase() == Phase::plex)
-    return refuse(ErrorCode::not_your_turn,
-                  "nobody moves while the Plex! window is open; claim the last set instead");
+  if (game_->phase() == Phase::claim)
+    return refuse(ErrorCode::not_your_turn, "nobody moves while a claim window is open; claim it instead");
   if (seat != game_->to_move())
     return refuse(ErrorCode::not_your_turn, "seat " + std::to_string(game_->to_move()) +
                                                 " is to move, not seat " + std::to_string(seat));
@@ -246,14 +247,15 @@ Outcome Match::rule_violation(Seat seat, std::string_view move, std::string_view
   return Outcome{std::nullopt, std::move(events)};
 }
 
-Outcome Match::special(Seat seat, Json leading, void (Game::*action)(Seat, Events*), bool timed_out) {
+Outcome Match::special(Seat seat, Json leading, const std::function<void(Game&, Events*)>& action,
+                       bool timed_out) {
   if (game_->phase() == Phase::over) return refuse(ErrorCode::game_over, "the game is over");
   if (seat < 0 || seat >= game_->players())
     return refuse(ErrorCode::not_allowed, "seat " + std::to_string(seat) + " is not in this game");
   auto work = turn_start().clone();
   Events events{std::move(leading)};
   try {
-    ((*work).*action)(seat, &events);
+    action(*work, &events);
   } catch (const EngineError& e) {
     return refuse(e.code(), e.what());
   }
@@ -270,13 +272,26 @@ Outcome Match::special(Seat seat, Json leading, void (Game::*action)(Seat, Event
 }
 
 Outcome Match::resign(Seat seat) {
-  return special(seat, Json{{"event", "resign"}, {"player", seat}}, &Game::resign);
-}
-Outcome Match::concede(Seat seat) {
-  return special(seat, Json{{"event", "concede"}, {"player", seat}}, &Game::concede);
+  return special(seat, Json{{"event", "resign"}, {"player", seat}},
+                 [seat](Game& game, Events* events) { game.resign(seat, events); });
 }
 Outcome Match::timeout(Seat seat) {
-  return special(seat, Json{{"event", "timeout"}, {"seat", seat}}, &Game::resign, /*timed_out=*/true);
+  return special(seat, Json{{"event", "timeout"}, {"seat", seat}},
+                 [seat](Game& game, Events* events) { game.resign(seat, events); }, /*timed_out=*/true);
+}
+
+bool Match::declares_special(std::string_view name) const {
+  const auto actions = game_->special_actions();
+  return std::any_of(actions.begin(), actions.end(), [&](const SpecialAction& a) { return a.name == name; });
+}
+
+Outcome Match::special_action(std::string_view name, Seat seat) {
+  return special(seat, Json{{"event", std::string(name)}, {"player", seat}}, [&](Game& game, Events* events) {
+    if (!declares_special(name))
+      throw EngineError(ErrorCode::not_allowed, std::string(type_->name) + " has no action '" +
+                                                    std::string(name) + "'; use resign to give up");
+    game.special(name, seat, events);
+  });
 }
 
 Json Match::result() const {
@@ -285,15 +300,20 @@ Json Match::result() const {
   return result;
 }
 
-Outcome Match::claim_plex(Seat seat) {
-  if (game_->phase() != Phase::plex)
-    return refuse(ErrorCode::no_plex_window, "no Plex! window is open");
-  if (seat < 0 || seat >= game_->players())
+Outcome Match::claim(Seat seat) {
+  if (game_->phase() == Phase::claim && (seat < 0 || seat >= game_->players()))
     return refuse(ErrorCode::not_allowed, "seat " + std::to_string(seat) + " is not in this game");
+  return settle_claim(seat);
+}
+
+Outcome Match::close_claim_window() { return settle_claim(std::nullopt); }
+
+Outcome Match::settle_claim(std::optional<Seat> claimant) {
+  if (game_->phase() != Phase::claim) return refuse(ErrorCode::no_claim_window, "no claim window is open");
   auto work = game_->clone();
   Events events;
   try {
-    work->resolve_plex(seat, &events);
+    work->resolve_claim(claimant, &events);
   } catch (const EngineError& e) {
     return refuse(e.code(), e.what());
   }
@@ -302,15 +322,13 @@ Outcome Match::claim_plex(Seat seat) {
   return Outcome{std::nullopt, std::move(events)};
 }
 
-Outcome Match::plex_timeout() {
-  if (game_->phase() != Phase::plex)
-    return refuse(ErrorCode::no_plex_window, "no Plex! window is open");
-  auto work = game_->clone();
-  Events events;
-  work->resolve_plex(std::nullopt, &events);
-  game_ = std::move(work);
-  log(Json(), events);
-  return Outcome{std::nullopt, std::move(events)};
+Outcome Match::declared_action(std::string_view kind, Seat seat) {
+  if (declares_special(kind)) return special_action(kind, seat);
+  if (const auto window = game_->claim_window()) {
+    if (kind == window->name) return claim(seat);
+    if (kind == window->fallback) return close_claim_window();
+  }
+  return refuse(ErrorCode::not_allowed, "'" + std::string(kind) + "' is not an action of " + std::string(type_->name));
 }
 
 void Match::log(Json entry, const Events& events) {
@@ -323,11 +341,14 @@ std::vector<std::string> Match::legal_tokens() const { return tokens_of(*game_);
 
 Json Match::state() const {
   const Seat to_move = game_->to_move();
-  Json state = object_with_room(10);
+  // Ten keys, and room for an eleventh: the server adds the clock, and an ordered object that
+  // grows copies every value it holds (its keys are const, so moving them could throw).
+  Json state = object_with_room(11);
   state["position"] = game_->position();
   state["board"] = game_->board();
   state["to_move"] = to_move == kNoSeat ? Json() : Json(to_move);
-  state["phase"] = to_string(game_->phase());
+  const auto window = game_->claim_window();
+  state["phase"] = window ? window->name : to_string(game_->phase());  // a window's phase is named after it
   state["round"] = game_->round();
   state["pending"] = pending_;
   state["legal"] = legal_tokens();

@@ -56,13 +56,14 @@ void evaluate(const Game& game, SeatValues& out) {
 void resolve_plex_randomly(Game& game, Random& rng) {
   std::array<Seat, kMaxSeats> seats{};
   std::uint32_t count = 0;
+  const auto window = game.claim_window();
   for (Seat q = 0; q < game.players(); ++q)
-    if (game.active(q)) seats[count++] = q;
+    if (window->may_claim(q)) seats[count++] = q;
   if (count == 0) {
-    game.resolve_plex(std::nullopt, nullptr);
+    game.resolve_claim(std::nullopt, nullptr);
     return;
   }
-  game.resolve_plex(seats[rng.below(count)], nullptr);
+  game.resolve_claim(seats[rng.below(count)], nullptr);
 }
 
 Policy::Policy(const Game& shape) : scratch_(shape.clone()), turn_(shape.clone()) {}
@@ -132,7 +133,7 @@ void Policy::playout(Game& game, const PlayoutStyle& style, Random& rng, SeatVal
   for (int made = 0; made < style.max_decisions; ++made) {
     const Phase phase = game.phase();
     if (phase == Phase::over) break;
-    if (phase == Phase::plex) {
+    if (phase == Phase::claim) {
       resolve_plex_randomly(game, rng);
       continue;
     }

@@ -221,8 +221,8 @@ ClientMessage parse_body(std::string_view type, const Fields& f) {
                 f.string("tokens", kMaxTokensBytes)};
   if (type == "sync") return Sync{f.string("room"), f.integer("since", 0, kMaxVersion)};
   if (type == "resign") return Resign{f.string("room")};
-  if (type == "concede") return Concede{f.string("room")};
-  if (type == "plex") return Plex{f.string("room"), f.string("window")};
+  if (type == "concede") return Special{f.string("room"), "concede"};
+  if (type == "plex") return Claim{f.string("room"), f.string("window")};
   if (type == "claim_abandon") return ClaimAbandon{f.string("room")};
   if (type == "add_bot") return AddBot{f.string("room"), parse_bot_seat(f)};
   if (type == "rematch") return Rematch{f.string("room")};
@@ -306,6 +306,7 @@ std::string_view type_name(const ClientMessage& message) {
       "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon",
       "add_bot", "rematch"};
   static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
+  if (const auto* special = std::get_if<Special>(&message)) return special->action;
   return kTypes[message.index()];
 }
 

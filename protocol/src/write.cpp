@@ -129,13 +129,13 @@ std::string write_updates(const RequestId& id, std::string_view room,
   return to_json_text(out);
 }
 
-std::string write_plex_open(std::string_view room, std::string_view window,
-                            std::int64_t deadline_ms, int mover) {
-  Json out = message("plex_open", {});
+std::string write_claim_open(std::string_view name, std::string_view room, std::string_view window,
+                             std::int64_t deadline_ms, int fallback_seat) {
+  Json out = message(std::string(name) + "_open", {});
   out["room"] = room;
   out["window"] = window;
   out["deadline_ms"] = deadline_ms;
-  out["mover"] = mover;
+  out["mover"] = fallback_seat;
   return to_json_text(out);
 }
 

@@ -8,6 +8,12 @@
 // echoed move stands in for the update. The server is stopped before the echo runs start.
 // Each is measured at full load (no pause between moves) and at half load (moves paced so that
 // the server runs at half the rate it reached at full load).
+//
+// Other modes: --capacity (how many players, each moving every 2 s, the server serves with a
+// p99 within 50 ms), --idle N (memory per idle authenticated WebSocket), --bot-rooms (the impact
+// of games against the computer). --pin runs the server (and the echo server) on core 0 and the
+// generator on core 1, so that a ratio measures the servers rather than their share of the cores.
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,7 +61,22 @@ struct Options {
   int bot_rooms = 0;   // > 0: the impact mode (games against the computer beside the rooms)
   int bot_level = 5;
   int bot_threads = 1;
+  bool pin = false;     // servers on core 0, the generator on core 1
+  int capacity = 0;     // > 0: the capacity mode, trying up to this many players
+  int idle = 0;         // > 0: the idle-memory mode with this many WebSockets
+  std::string db;       // --db URL: a postgresql:// database instead of a fresh SQLite file
 };
+
+constexpr int kServerCore = 0;
+constexpr int kGeneratorCore = 1;
+
+// Pins the calling thread (and the threads it starts later) to one core.
+void pin_to_core(int core) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(core, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) throw std::runtime_error("sched_setaffinity failed");
+}
 
 // ---- the bare echo server --------------------------------------------------------------
 
@@ -87,9 +108,14 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
 
 class EchoServer {
  public:
-  explicit EchoServer(int threads) : io_(threads), acceptor_(io_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
+  // `core`: the core its threads run on (-1: any).
+  EchoServer(int threads, int core) : io_(threads), acceptor_(io_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
     accept();
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { io_.run(); });
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this, core] {
+        if (core >= 0) pin_to_core(core);
+        io_.run();
+      });
   }
   ~EchoServer() {
     io_.stop();
@@ -121,9 +147,11 @@ class ServerProcess {
     pid_ = fork();
     if (pid_ == 0) {
       dup2(out[1], 1);
+      if (options.pin) pin_to_core(kServerCore);
       const std::string threads = std::to_string(options.server_threads);
       const std::string bot_threads = std::to_string(options.bot_threads);
-      execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", db.c_str(),
+      const std::string& database = options.db.empty() ? db : options.db;
+      execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", database.c_str(),
             "--threads", threads.c_str(), "--rate-limit", "1000000", "--log-level", "warn",
             "--bot-threads", bot_threads.c_str(), static_cast<char*>(nullptr));
       _exit(127);
@@ -155,6 +183,17 @@ class ServerProcess {
     unsigned long utime = 0, stime = 0;
     std::sscanf(rest + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
     return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
+  // The server's resident memory now, from /proc (VmRSS).
+  double rss_kib() const {
+    std::FILE* file = std::fopen(("/proc/" + std::to_string(pid_) + "/status").c_str(), "r");
+    if (!file) return 0;
+    char line[256];
+    double kib = 0;
+    while (std::fgets(line, sizeof line, file))
+      if (std::sscanf(line, "VmRSS: %lf kB", &kib) == 1) break;
+    std::fclose(file);
+    return kib;
   }
 
  private:
@@ -211,6 +250,7 @@ class Connection {
 
 struct Measure {
   bool recording = false;
+  std::size_t ready = 0;  // tables whose first game is set up
   std::vector<double> latencies_us;
   std::uint64_t completed = 0;
 };
@@ -277,7 +317,10 @@ class Table {
     if (pace_ > 0)
       last_sent_ = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                                       pace_ * std::uniform_real_distribution<double>(0, 1)(rng_)));
-    if (echo_) return next_move();
+    if (echo_) {
+      ++measure_.ready;
+      return next_move();
+    }
     players_[0]->send(R"({"type":"hello","id":"h","name":"Load A"})");
     players_[1]->send(R"({"type":"hello","id":"h","name":"Load B"})");
     new_game();
@@ -311,6 +354,8 @@ class Table {
       version_ = 0;
       reply_ = {0, state["to_move"].get<int>(), !state["result"].is_null(),
                 state["legal"].get<std::vector<std::string>>()};
+      if (!set_up_) ++measure_.ready;
+      set_up_ = true;
       next_move();
     }
   }
@@ -366,6 +411,7 @@ class Table {
   std::vector<std::unique_ptr<Connection>> players_;
   std::string room_;
   std::int64_t version_ = 0;
+  bool set_up_ = false;
   MoveReply reply_;
   Clock::time_point sent_{};
   Clock::time_point last_sent_{};
@@ -459,7 +505,13 @@ Result run(unsigned short port, bool echo, const Options& options, double pace_s
     bot_tables.push_back(std::make_unique<BotTable>(io, port, options.bot_level, static_cast<unsigned>(1000 + i)));
   for (auto& table : bot_tables) table->start();
   for (auto& table : tables) table->start();
-  io.run_for(std::chrono::seconds(1));
+  // Many rooms take a while to set up (a commit each for creating and joining): the warm-up
+  // second starts once every room plays, or after a minute at most.
+  const auto setup_deadline = Clock::now() + std::chrono::minutes(1);
+  while (measure.ready < tables.size() && Clock::now() < setup_deadline) io.run_for(std::chrono::milliseconds(50));
+  if (measure.ready < tables.size())
+    std::printf("    (only %zu of %zu rooms were set up after a minute)\n", measure.ready, tables.size());
+  io.run_for(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(1.0, pace_seconds))));
   measure.recording = true;
   const auto started = Clock::now();
   const double thread_cpu_before = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
@@ -564,6 +616,23 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+// A fresh directory for the server's database (one per generator process; removed after each run).
+std::filesystem::path scratch_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / ("mancala-loadgen-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Runs `round` options.rounds times, each announced, and returns the median of its figures.
+double median_of_rounds(const Options& options, const std::function<double()>& round) {
+  std::vector<double> figures;
+  for (int k = 1; k <= options.rounds; ++k) {
+    std::printf("-- round %d\n", k);
+    figures.push_back(round());
+  }
+  return median(figures);
+}
+
 struct Round {
   Result server_full, server_half, echo_full, echo_half;
 };
@@ -571,8 +640,7 @@ struct Round {
 // mancala-server at full and half load, then the echo server at the same loads.
 Round run_round(const Options& options) {
   Round round;
-  const auto dir = std::filesystem::temp_directory_path() / ("mancala-loadgen-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
+  const auto dir = scratch_dir();
   double pace = 0;
   {
     ServerProcess server(options, (dir / "load.db").string());
@@ -598,7 +666,7 @@ Round run_round(const Options& options) {
   // server left in the page cache, so the echo does not share the machine with either.
   std::filesystem::remove_all(dir);
   ::sync();
-  EchoServer echo(options.server_threads);
+  EchoServer echo(options.server_threads, options.pin ? kServerCore : -1);
   round.echo_full = run(echo.port(), true, options, 0);
   print("echo server, full load", round.echo_full);
   std::printf("    CPU per message: echo server %.0f us, generator %.0f us\n",
@@ -612,8 +680,7 @@ Round run_round(const Options& options) {
 // alone, then at the same pace with `bot_rooms` games against the computer running beside them
 // (and the same at full load). Returns the p99 at half load with bots over the p99 without.
 double run_impact_round(const Options& options) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mancala-loadgen-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
+  const auto dir = scratch_dir();
   double ratio = 0;
   {
     ServerProcess server(options, (dir / "load.db").string());
@@ -640,10 +707,120 @@ double run_impact_round(const Options& options) {
   return ratio;
 }
 
+// ---- capacity: players who each move every 2 s --------------------------------------------
+
+constexpr double kPlayerInterval = 2.0;  // seconds between one player's moves
+constexpr double kCapacityP99Us = 50000;
+
+// The counts of players tried, up to `most`: each a fresh server.
+std::vector<int> capacity_steps(int most) {
+  std::vector<int> steps;
+  for (int players : {1000, 2000, 4000, 8000, 12000, 16000, 19000})
+    if (players <= most) steps.push_back(players);
+  if (steps.empty() || steps.back() != most) steps.push_back(most);
+  return steps;
+}
+
+// One round: the largest count whose p99 stayed within 50 ms while the server kept the pace
+// (at least 95 % of the moves due were made). Stops at the first count that fails.
+int run_capacity_round(const Options& options) {
+  int served = 0;
+  for (const int players : capacity_steps(options.capacity)) {
+    const auto dir = scratch_dir();
+    Options step = options;
+    step.rooms = players / 2;
+    // Two players take turns, so a room moves twice as often as each of its players.
+    const double room_interval = kPlayerInterval / 2;
+    Result result;
+    {
+      ServerProcess server(step, (dir / "load.db").string());
+      result = run(server.port(), false, step, room_interval);
+      std::printf("%6d players: %8.0f moves/s (due %.0f)   p50 %7.0f us   p99 %7.0f us   server RSS %.0f MiB\n", players,
+                  result.per_second, step.rooms / room_interval, result.p50_us, result.p99_us, server.rss_kib() / 1024);
+    }
+    std::filesystem::remove_all(dir);
+    const bool kept_pace = result.per_second >= 0.95 * step.rooms / room_interval;
+    if (result.p99_us > kCapacityP99Us || !kept_pace) break;
+    served = players;
+  }
+  return served;
+}
+
+int run_capacity(const Options& options) {
+  std::printf("capacity: players each moving every %.0f s (two per Cups room), up to %d players, p99 goal %.0f ms, "
+              "%.0f s per step, %d server threads%s, %d rounds\n",
+              kPlayerInterval, options.capacity, kCapacityP99Us / 1000, options.seconds, options.server_threads,
+              options.pin ? ", pinned" : "", options.rounds);
+  const double served = median_of_rounds(options, [&] {
+    const int players = run_capacity_round(options);
+    std::printf("    served: %d players\n", players);
+    return static_cast<double>(players);
+  });
+  std::printf("median of %d rounds: %.0f players with p99 <= %.0f ms (goal >= 20000)\n", options.rounds, served,
+              kCapacityP99Us / 1000);
+  return 0;
+}
+
+// ---- idle memory: authenticated WebSockets that send nothing more --------------------------
+
+// Opens `count` WebSockets that each say hello; returns when every welcome arrived.
+std::vector<std::unique_ptr<Connection>> open_idle(net::io_context& io, unsigned short port, int count) {
+  std::vector<std::unique_ptr<Connection>> connections;
+  int welcomed = 0;
+  for (int i = 0; i < count; ++i) {
+    connections.push_back(std::make_unique<Connection>(io, port));
+    connections.back()->start([&welcomed](std::string_view text) {
+      if (text.starts_with(R"({"type":"welcome")")) ++welcomed;
+    });
+    connections.back()->send(R"({"type":"hello","id":"h","name":"Idle"})");
+    if (i % 256 == 255) io.poll();  // let replies in as we go
+  }
+  const auto deadline = Clock::now() + std::chrono::minutes(2);
+  while (welcomed < count && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(50));
+  if (welcomed < count) throw std::runtime_error("only " + std::to_string(welcomed) + " welcomes arrived");
+  return connections;
+}
+
+double run_idle_round(const Options& options) {
+  const auto dir = scratch_dir();
+  double kib_each = 0;
+  {
+    ServerProcess server(options, (dir / "load.db").string());
+    net::io_context io;
+    // One connection first, so that what every connection shares (buffers, the first session's
+    // allocations) is in the baseline.
+    auto first = open_idle(io, server.port(), 1);
+    io.run_for(std::chrono::milliseconds(500));
+    const double before = server.rss_kib();
+    auto connections = open_idle(io, server.port(), options.idle);
+    io.run_for(std::chrono::seconds(2));  // let the server settle
+    const double after = server.rss_kib();
+    kib_each = (after - before) / options.idle;
+    std::printf("    server RSS %.0f KiB -> %.0f KiB with %d more idle WebSockets: %.2f KiB each\n", before, after,
+                options.idle, kib_each);
+    for (auto& connection : connections) connection->close();
+    io.run_for(std::chrono::milliseconds(200));
+  }
+  std::filesystem::remove_all(dir);
+  return kib_each;
+}
+
+int run_idle(const Options& options) {
+  std::printf("idle memory: %d authenticated WebSockets, %d server threads%s, %d rounds\n", options.idle,
+              options.server_threads, options.pin ? ", pinned" : "", options.rounds);
+  const double each = median_of_rounds(options, [&] { return run_idle_round(options); });
+  std::printf("median of %d rounds: %.2f KiB of server RSS per idle WebSocket (goal <= 8)\n", options.rounds, each);
+  return 0;
+}
+
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    if (flag == "--pin") {
+      options.pin = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
     const std::string value = argv[++i];
     if (flag == "--server") options.server = value;
@@ -654,6 +831,9 @@ Options parse(int argc, char** argv) {
     else if (flag == "--bot-rooms") options.bot_rooms = std::stoi(value);
     else if (flag == "--bot-level") options.bot_level = std::stoi(value);
     else if (flag == "--bot-threads") options.bot_threads = std::stoi(value);
+    else if (flag == "--capacity") options.capacity = std::stoi(value);
+    else if (flag == "--idle") options.idle = std::stoi(value);
+    else if (flag == "--db") options.db = value;
     else throw std::invalid_argument("unknown flag " + flag);
   }
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
@@ -668,13 +848,9 @@ int run_impact(const Options& options) {
               "at level %d (%d bot threads), %.0f s per run, %d server threads, %d rounds\n",
               options.rooms, options.bot_rooms, options.bot_level, options.bot_threads, options.seconds,
               options.server_threads, options.rounds);
-  std::vector<double> ratios;
-  for (int round = 1; round <= options.rounds; ++round) {
-    std::printf("-- round %d\n", round);
-    ratios.push_back(run_impact_round(options));
-  }
+  const double ratio = median_of_rounds(options, [&] { return run_impact_round(options); });
   std::printf("median of %d rounds: p99 at half load with bot games / without = %.2f (goal < 2)\n",
-              options.rounds, median(ratios));
+              options.rounds, ratio);
   return 0;
 }
 
@@ -686,14 +862,18 @@ int main(int argc, char** argv) {
     options = parse(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "mancala-loadgen: " << e.what()
-              << "\nusage: mancala-loadgen [--server PATH] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
-                 "                       [--bot-rooms N [--bot-level L] [--bot-threads T]]\n";
+              << "\nusage: mancala-loadgen [--server PATH] [--pin] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
+                 "                       [--bot-rooms N [--bot-level L] [--bot-threads T]] [--capacity MAX_PLAYERS]\n"
+                 "                       [--idle CONNECTIONS] [--db postgresql://…]\n";
     return 2;
   }
   try {
+    if (options.pin) pin_to_core(kGeneratorCore);  // before any thread starts: they inherit it
     if (options.bot_rooms > 0) return run_impact(options);
-    std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads, %d rounds\n",
-                options.rooms, options.seconds, options.server_threads, options.rounds);
+    if (options.capacity > 0) return run_capacity(options);
+    if (options.idle > 0) return run_idle(options);
+    std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",
+                options.rooms, options.seconds, options.server_threads, options.pin ? ", pinned" : "", options.rounds);
     std::vector<double> ratios, p99_ratios;
     for (int round = 1; round <= options.rounds; ++round) {
       std::printf("-- round %d\n", round);
@@ -704,9 +884,9 @@ int main(int argc, char** argv) {
                   ratios.back(), p99_ratios.back());
     }
     // Rounds alternate the two servers, so a machine whose speed drifts (a shared VM) moves both.
-    std::printf("median of %d rounds: durable moves/s / echo messages/s = %.2f (goal >= 0.35), "
+    std::printf("median of %d rounds: durable moves/s / echo messages/s = %.2f (goal >= %s), "
                 "p99 at half load: server / echo = %.2f (goal <= 3)\n",
-                options.rounds, median(ratios), median(p99_ratios));
+                options.rounds, median(ratios), options.pin ? "0.40 pinned" : "0.35", median(p99_ratios));
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "mancala-loadgen: " << e.what() << "\n";

@@ -86,10 +86,10 @@ void BotSeats::think(const Game& game, std::int64_t version, const Deliver& deli
   });
 }
 
-std::vector<std::pair<int, std::chrono::milliseconds>> BotSeats::plex_reactions() const {
+std::vector<std::pair<int, std::chrono::milliseconds>> BotSeats::claim_reactions() const {
   std::vector<std::pair<int, std::chrono::milliseconds>> out;
   for (std::size_t seat = 0; seat < levels_.size(); ++seat)
-    if (levels_[seat] > 0) out.emplace_back(static_cast<int>(seat), bots::plex_reaction(levels_[seat], random_u64()));
+    if (levels_[seat] > 0) out.emplace_back(static_cast<int>(seat), bots::claim_reaction(levels_[seat], random_u64()));
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The computer players of one room: which seats they hold and at which level, their searches,
-// and their Plex! reaction times. The room calls it on its strand only. Searches run on the
+// and how quickly they claim an open claim window. The room calls it on its strand only. Searches run on the
 // BotPool on a copy of the game; each result comes back through the room's `Deliver`, and the
 // room checks and commits it exactly like a person's move (a result for an old version is
 // dropped). One search at a time per room: only one seat is ever to move, and a bot's tree is
@@ -49,8 +49,8 @@ class BotSeats {
   // Called by the room with each result, before acting on it.
   void thought() { thinking_ = false; }
 
-  // The bot seats and how long each waits before calling Plex! (fresh draws each race).
-  std::vector<std::pair<int, std::chrono::milliseconds>> plex_reactions() const;
+  // The bot seats and how long each waits before claiming an open window (fresh draws each race).
+  std::vector<std::pair<int, std::chrono::milliseconds>> claim_reactions() const;
 
  private:
   std::uint64_t seed(int seat) const;

@@ -12,8 +12,9 @@ namespace mancala::server {
 const char* const kUsage = R"(usage: mancala-server [options]
   --port N            TCP port, 0 = any free port (default 8080); prints "listening on ADDR:PORT"
   --bind ADDR         address to listen on (default 127.0.0.1)
-  --db FILE           SQLite database, created and migrated at start (default mancala.db);
-                      :memory: for a throwaway database
+  --db FILE|URL       SQLite database, created and migrated at start (default mancala.db);
+                      :memory: for a throwaway database; or postgresql://user@host/db for
+                      PostgreSQL, which several server processes may share
   --static DIR        folder of the web client (default web-client)
   --allow-origin O    an extra allowed Origin for WebSocket upgrades (repeatable)
   --threads N         I/O threads (default: number of cores)
@@ -30,6 +31,9 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       descriptor limit minus 100 kept for the database and HTTP, at least 16)
   --waiting-room-ttl S seconds a room may wait for its players before it is removed
                       (default 86400, a day)
+  --lease-ms N        with PostgreSQL: this process owns its rooms through a lease of N ms
+                      (200-600000, default 5000), renewed every N/3 ms; when it dies, another
+                      process takes its rooms once the lease ran out
   --clock-speed K     for tests only: game clocks and grace times run K times faster
                       (1-1000, default 1), so a test sees a timeout without waiting for it
   --help              this text
@@ -97,6 +101,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--max-connections") config.max_connections = parse_integer(flag, value(), 1, 1000000);
     else if (flag == "--waiting-room-ttl")
       config.waiting_room_ttl_seconds = static_cast<int>(parse_integer(flag, value(), 1, 365 * 24 * 60 * 60));
+    else if (flag == "--lease-ms") config.lease_ms = static_cast<int>(parse_integer(flag, value(), 200, 600000));
     else if (flag == "--clock-speed") config.clock_speed = static_cast<double>(parse_integer(flag, value(), 1, 1000));
     else if (flag == "--log-level") {
       try {

@@ -23,6 +23,10 @@ struct Config {
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this
+  // PostgreSQL only (several processes on one database): how long this process's lease on its
+  // rooms lasts without renewal; it renews every third of that. A dead process's rooms move
+  // to a survivor after it ran out.
+  int lease_ms = 5000;
   double clock_speed = 1;  // --clock-speed K, tests only: game clocks and grace times run K times faster
   bool help = false;
 };

@@ -67,6 +67,9 @@ class Database {
   // A cached prepared statement for `sql` (literal text: the cache is keyed by it).
   Statement prepare(std::string_view sql);
   std::int64_t changes() const;
+  // The writer's transaction: IMMEDIATE takes the write lock at once, so a commit never has to
+  // upgrade a read lock (and fail with SQLITE_BUSY) halfway through.
+  void begin_write() { prepare("BEGIN IMMEDIATE").run(); }
 
   [[noreturn]] void fail(std::string_view what) const;
   sqlite3* handle() const { return db_; }

@@ -38,13 +38,13 @@ class GameClock {
   const ClockSettings& settings() const { return settings_; }
   std::optional<int> running() const { return running_; }
 
-  // The game started (or a Plex race ended) with `seat` to move: its time runs from `now`.
+  // The game started (or a claim window closed) with `seat` to move: its time runs from `now`.
   void start(int seat, SystemTime now);
   // `mover` completed a turn at `now`: its time is charged and topped up (increment, or the
-  // correspondence refill); then `next` (nobody when the game is over or a Plex race is open)
+  // correspondence refill); then `next` (nobody when the game is over or a claim window is open)
   // runs from `now`.
   void turn_passed(int mover, std::optional<int> next, SystemTime now);
-  // Nobody's time runs from `now` (the game ended, a Plex race opened, the seat flagged).
+  // Nobody's time runs from `now` (the game ended, a claim window opened, the seat flagged).
   void stop(SystemTime now);
   // The seat left the game (Njaka of 3-4: resigned or flagged): its time no longer counts.
   void retire(int seat);

@@ -5,30 +5,12 @@
 #include "room_clock.hpp"
 
 namespace mancala::server {
-namespace {
-
-// The events Match::record keeps beside the turns; laps and captures are reproduced by
-// replaying the tokens, so the record lists only these.
-bool recorded_event(const Json& event) {
-  static constexpr std::string_view kKinds[] = {"pass",    "refill", "plex_open", "plex_result",
-                                                "concede", "resign", "round_end", "game_end",
-                                                "illegal_move", "timeout"};
-  const auto it = event.find("event");
-  if (it == event.end() || !it->is_string()) return false;
-  const auto& kind = it->get_ref<const std::string&>();
-  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
-}
-
-}  // namespace
 
 Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_view tokens) {
   if (kind == "move") return match.play(seat, tokens);
   if (kind == "resign" || kind == "abandon") return match.resign(seat);
-  if (kind == "concede") return match.concede(seat);
   if (kind == "timeout") return match.timeout(seat);
-  if (kind == "plex") return match.claim_plex(seat);
-  if (kind == "plex_timeout") return match.plex_timeout();
-  throw EngineError(ErrorCode::bad_request, "unknown stored action '" + std::string(kind) + "'");
+  return match.declared_action(kind, seat);  // a special action, a claim or a fallback, by the game's names
 }
 
 Match opening(const GameMeta& meta) { return Match::restore(meta.game, meta.options, meta.draws); }
@@ -57,7 +39,7 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
   Json turns = Json::array();
   for (const auto& action : actions) {
     // The entry that replays this action: the move itself, or the special event that leads the
-    // events of a resign, concede or Plex resolution. It carries the whole update.
+    // events of a resign, a special action or a claim window's settling. It carries the whole update.
     const bool is_move = action.kind == "move";
     Json head = is_move ? Json{{"seat", action.seat.value_or(kNoSeat)}, {"tokens", action.tokens}}
                         : (action.events.empty() ? Json::object() : action.events[0]);

@@ -9,12 +9,15 @@
 
 namespace mancala::server {
 
-GroupCommitWriter::GroupCommitWriter(Database db, Histogram& commit_latency)
+template <class Connection>
+BasicGroupCommitWriter<Connection>::BasicGroupCommitWriter(Connection db, Histogram& commit_latency)
     : db_(std::move(db)), commit_latency_(commit_latency), thread_([this] { run(); }) {}
 
-GroupCommitWriter::~GroupCommitWriter() { stop(); }
+template <class Connection>
+BasicGroupCommitWriter<Connection>::~BasicGroupCommitWriter() { stop(); }
 
-void GroupCommitWriter::submit(Job job, Done done) {
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::submit(Job job, Done done) {
   {
     const std::lock_guard lock(mutex_);
     if (!stopping_) {
@@ -27,11 +30,12 @@ void GroupCommitWriter::submit(Job job, Done done) {
   done(false);
 }
 
-void GroupCommitWriter::run_and_wait(const Job& job) {
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::run_and_wait(const Job& job) {
   std::promise<void> finished;
   std::exception_ptr failure;
   submit(
-      [&](Database& db) {
+      [&](Connection& db) {
         try {
           job(db);
         } catch (...) {
@@ -43,7 +47,8 @@ void GroupCommitWriter::run_and_wait(const Job& job) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void GroupCommitWriter::stop() {
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::stop() {
   {
     const std::lock_guard lock(mutex_);
     if (stopping_) return;
@@ -53,7 +58,8 @@ void GroupCommitWriter::stop() {
   thread_.join();
 }
 
-void GroupCommitWriter::run() {
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::run() {
   while (true) {
     std::deque<Entry> batch;
     {
@@ -66,7 +72,8 @@ void GroupCommitWriter::run() {
   }
 }
 
-void GroupCommitWriter::commit_batch(std::deque<Entry>& batch) {
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::commit_batch(std::deque<Entry>& batch) {
   const auto started = std::chrono::steady_clock::now();
   // Jobs rarely fail, so the batch is first tried as one plain transaction. Only when a job
   // fails is it run again with a savepoint per job, so that the failing job is undone alone
@@ -86,11 +93,12 @@ void GroupCommitWriter::commit_batch(std::deque<Entry>& batch) {
   }
 }
 
-GroupCommitWriter::Attempt GroupCommitWriter::run_batch(std::deque<Entry>& batch,
-                                                        std::vector<bool>& succeeded, bool savepoints) {
+template <class Connection>
+auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded,
+                                                  bool savepoints) -> Attempt {
   bool job_failed = false;
   try {
-    db_.prepare("BEGIN IMMEDIATE").run();
+    db_.begin_write();
     for (std::size_t i = 0; i < batch.size() && !job_failed; ++i) {
       if (savepoints) db_.prepare("SAVEPOINT job").run();
       try {
@@ -121,5 +129,8 @@ GroupCommitWriter::Attempt GroupCommitWriter::run_batch(std::deque<Entry>& batch
   }
   return job_failed ? Attempt::job_failed : Attempt::commit_failed;
 }
+
+template class BasicGroupCommitWriter<Database>;
+template class BasicGroupCommitWriter<PgConnection>;
 
 }  // namespace mancala::server

@@ -3,7 +3,8 @@
 // running; the next transaction takes all of them at once, so a thousand moves cost about one
 // fsync instead of a thousand. A failing job is undone and reported alone; the others still
 // commit. `done(true)` is called only after the commit
-// is durable, which is what lets the server acknowledge a move.
+// is durable, which is what lets the server acknowledge a move. The same writer serves SQLite
+// (`Database`) and PostgreSQL (`PgConnection`): both speak BEGIN, SAVEPOINT and COMMIT.
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -12,18 +13,20 @@
 #include <vector>
 
 #include "database.hpp"
+#include "pg_connection.hpp"
 
 namespace mancala::server {
 
 class Histogram;
 
-class GroupCommitWriter {
+template <class Connection>
+class BasicGroupCommitWriter {
  public:
-  using Job = std::function<void(Database&)>;  // throws SqlError (or anything) on failure
+  using Job = std::function<void(Connection&)>;  // throws SqlError (or anything) on failure
   using Done = std::function<void(bool committed)>;  // called on the writer thread: keep it short
 
-  GroupCommitWriter(Database db, Histogram& commit_latency);
-  ~GroupCommitWriter();
+  BasicGroupCommitWriter(Connection db, Histogram& commit_latency);
+  ~BasicGroupCommitWriter();
 
   void submit(Job job, Done done);
   // Runs `job` on the writer thread and waits for it (reads of a :memory: database, which has
@@ -42,7 +45,7 @@ class GroupCommitWriter {
   enum class Attempt { committed, job_failed, commit_failed };
   Attempt run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded, bool savepoints);
 
-  Database db_;
+  Connection db_;
   Histogram& commit_latency_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -50,5 +53,8 @@ class GroupCommitWriter {
   bool stopping_ = false;
   std::thread thread_;
 };
+
+using GroupCommitWriter = BasicGroupCommitWriter<Database>;
+using PgGroupCommitWriter = BasicGroupCommitWriter<PgConnection>;
 
 }  // namespace mancala::server

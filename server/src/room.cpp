@@ -16,7 +16,6 @@ using protocol::Code;
 namespace {
 
 constexpr std::int64_t kMaxSyncUpdates = 500;
-constexpr std::int64_t kDefaultPlexWindowMs = 5000;
 
 void fail_with(const Caller& caller, const MoveError& error) {
   Json details = Json::object();
@@ -62,18 +61,18 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
               : meta_.status == "playing" ? RoomStatus::playing
                                           : RoomStatus::waiting),
       bots_(services.bot_pool, services.metrics, strand_, meta_.id, static_cast<int>(players.size())),
+      // Every seat starts away (a new room's creator is added as a member at once); after a
+      // restart the grace time counts from the restart, not from before it.
+      members_(static_cast<int>(players.size()), services.time.now() + std::chrono::seconds(meta_.grace_seconds)),
       rounds_stored_(match_.game().rounds().size()),
-      plex_timer_(strand_),
+      claim_timer_(strand_),
       clock_(strand_, services.time, meta_.clock, static_cast<int>(players.size())) {
-  // Everyone starts away (a new room's creator is added as a member at once); after a restart
-  // the grace time counts from the restart, not from before it.
-  const SystemTime grace_until = services.time.now() + std::chrono::seconds(meta_.grace_seconds);
-  for (auto& player : players) seats_.push_back({std::move(player), grace_until});
+  seats_ = std::move(players);
   for (const auto& seat : meta_.seats) {
     if (seat.bot_level == 0) continue;
     if (seat.seat < 0 || static_cast<std::size_t>(seat.seat) >= seats_.size())
       throw std::runtime_error("computer player's seat " + std::to_string(seat.seat) + " does not fit the game");
-    seats_[static_cast<std::size_t>(seat.seat)].player = bots_.add(seat.seat, seat.bot_level);
+    seats_[static_cast<std::size_t>(seat.seat)] = bots_.add(seat.seat, seat.bot_level);
   }
   // A running game's clock goes on where it stood (the restart's downtime is not charged); a
   // game that starts now, or had no update yet, starts it.
@@ -88,8 +87,7 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
 void Room::serially(std::optional<Caller> caller, Step step) {
   net::post(strand_, [self = shared_from_this(), caller = std::move(caller),
                       step = std::move(step)]() mutable {
-    if (self->busy_) self->deferred_.emplace_back(std::move(caller), std::move(step));
-    else self->run_step(caller, step);
+    self->gate_.run_or_wait([self, caller = std::move(caller), step = std::move(step)] { self->run_step(caller, step); });
   });
 }
 
@@ -102,23 +100,13 @@ void Room::run_step(const std::optional<Caller>& caller, const Step& step) {
   }
 }
 
-void Room::run_deferred() {
-  while (!busy_ && !deferred_.empty()) {
-    auto [caller, step] = std::move(deferred_.front());
-    deferred_.pop_front();
-    run_step(caller, step);
-  }
-}
-
 void Room::commit(const std::function<void(std::function<void(bool)>)>& write,
                   std::function<void(bool)> then) {
-  busy_ = true;
+  gate_.hold();
   write([self = shared_from_this(), then = std::move(then)](bool committed) mutable {
     // On the writer thread: hand the result back to the strand at once.
     net::post(self->strand_, [self, then = std::move(then), committed] {
-      self->busy_ = false;
-      self->run_step(std::nullopt, [&] { then(committed); });
-      self->run_deferred();
+      self->gate_.release([&] { self->run_step(std::nullopt, [&] { then(committed); }); });
     });
   });
 }
@@ -140,8 +128,7 @@ void Room::resume_after_restart() {
     arm_clock();
     let_bot_think();
     // A window that was open when the server stopped is gone: open a new one.
-    if (status() == RoomStatus::playing && match_.game().phase() == Phase::plex)
-      open_plex_window(plex_mover(services_.storage.load_actions(meta_.id)));
+    if (status() == RoomStatus::playing) open_claim_window();
   });
 }
 
@@ -175,12 +162,12 @@ void Room::resign(Caller caller) {
   serially(caller, [this, caller] { do_special(caller, "resign"); });
 }
 
-void Room::concede(Caller caller) {
-  serially(caller, [this, caller] { do_special(caller, "concede"); });
+void Room::special(Caller caller, std::string action) {
+  serially(caller, [this, caller, action = std::move(action)] { do_special(caller, action); });
 }
 
-void Room::plex(Caller caller, std::string window) {
-  serially(caller, [this, caller, window = std::move(window)] { do_plex(caller, window); });
+void Room::claim(Caller caller, std::string window) {
+  serially(caller, [this, caller, window = std::move(window)] { do_claim(caller, window); });
 }
 
 void Room::claim_abandon(Caller caller) {
@@ -224,13 +211,12 @@ void Room::expire_if_created_before(SystemTime cutoff) {
            [this](bool deleted) {
              if (!deleted) log_warn("expired_room_not_deleted", {{"room", meta_.id}});
              for (const auto& seat : seats_)
-               if (seat.player) services_.hub.seat_index(seat.player->id, meta_.id, false);
+               if (seat) services_.hub.seat_index(seat->id, meta_.id, false);
              services_.hub.forget(meta_.id);
              send_to_members(std::make_shared<const std::string>(protocol::write_error(
                  {}, {Code::room_expired, "room " + meta_.id + " waited too long for its players and was removed",
                       Json{{"room", meta_.id}}})));
-             for (const auto& m : members_) m.connection->left(this);
-             members_.clear();
+             for (const auto& m : members_.remove_all()) m.connection->left(this);
            });
   });
 }
@@ -253,12 +239,12 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
     return caller.fail(Code::bad_request, "this room has seats " + seats_text(count));
   std::optional<int> target;
   if (choice.seat) {
-    if (seats_[static_cast<std::size_t>(*choice.seat)].player || status() != RoomStatus::waiting)
+    if (seats_[static_cast<std::size_t>(*choice.seat)] || status() != RoomStatus::waiting)
       return caller.fail(Code::seat_taken, "seat " + std::to_string(*choice.seat) + " is taken");
     target = choice.seat;
   } else if (!choice.spectate && status() == RoomStatus::waiting) {
     for (int i = 0; i < count && !target; ++i)
-      if (!seats_[static_cast<std::size_t>(i)].player) target = i;
+      if (!seats_[static_cast<std::size_t>(i)]) target = i;
   }
   if (target) return take_seat(caller, *target);
   add_member(caller, std::nullopt);  // a spectator
@@ -268,13 +254,13 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
 }
 
 std::optional<std::string> Room::start_time_if_last_seat() const {
-  const auto free_seats = std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.player; });
+  const auto free_seats = std::count(seats_.begin(), seats_.end(), nullptr);
   return free_seats == 1 ? std::optional(format_utc(services_.time.now())) : std::nullopt;
 }
 
 void Room::fill_seat(int seat, PlayerRef player, const std::optional<std::string>& started_at) {
-  seats_[static_cast<std::size_t>(seat)] = {std::move(player), services_.time.now() +
-                                                                   std::chrono::seconds(meta_.grace_seconds)};
+  seats_[static_cast<std::size_t>(seat)] = std::move(player);
+  members_.set_grace_until(seat, services_.time.now() + std::chrono::seconds(meta_.grace_seconds));
   if (!started_at) return;
   meta_.started = *started_at;
   status_ = RoomStatus::playing;
@@ -309,7 +295,7 @@ void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
     return caller.fail(Code::not_allowed, "computer players join only while the room waits for players");
   const int count = static_cast<int>(seats_.size());
   if (bot.seat >= count) return caller.fail(Code::bad_request, "this room has seats " + seats_text(count));
-  if (seats_[static_cast<std::size_t>(bot.seat)].player)
+  if (seats_[static_cast<std::size_t>(bot.seat)])
     return caller.fail(Code::seat_taken, "seat " + std::to_string(bot.seat) + " is taken");
   // The caller sits here, so a person's seat remains.
   const std::optional<std::string> started_at = start_time_if_last_seat();
@@ -329,56 +315,44 @@ void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
 
 bool Room::persons_seated() const {
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (seats_[i].player && bots_.level(static_cast<int>(i)) == 0) return true;
+    if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) return true;
   return false;
 }
 
 void Room::do_leave(const Caller& caller) {
   if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
   const auto seat = seat_of(caller.player);
-  const bool was_member = member(caller.connection.get()) != nullptr;
+  const bool was_member = members_.find(caller.connection.get()) != nullptr;
   remove_connection(caller.connection);
   if (!seat || status() != RoomStatus::waiting) {
-    caller.ok();
     // A spectator's leaving is announced by remove_connection; a seated player's here.
     if (was_member && seat) send_room_to_others(nullptr);
-    return forget_if_idle();
+    forget_if_idle();
+    return caller.ok();
   }
   // Before the game starts, leaving gives the seat back.
-  for (auto it = members_.begin(); it != members_.end();) {  // every connection of this player
-    if (it->player && it->player->id == caller.player->id) {
-      it->connection->left(this);
-      it = members_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  for (const auto& m : members_.remove_player(caller.player->id)) m.connection->left(this);
   commit([&](auto done) { services_.storage.free_seat(meta_.id, *seat, std::move(done)); },
          [this, caller, seat = *seat](bool committed) {
            if (!committed) return caller.fail(Code::internal, "the seat could not be freed; try again");
-           seats_[static_cast<std::size_t>(seat)].player = nullptr;
+           seats_[static_cast<std::size_t>(seat)] = nullptr;
            services_.hub.seat_index(caller.player->id, meta_.id, false);
-           caller.ok();
            send_room_to_others(nullptr);
            publish();
+           // The hub forgets an emptied room before the caller hears `ok`: a create_room sent
+           // right after it must not still count this room against the caller's cap.
            forget_if_idle();
+           caller.ok();
          });
 }
 
 void Room::remove_connection(const std::shared_ptr<Connection>& connection) {
-  const auto it = std::find_if(members_.begin(), members_.end(),
-                               [&](const Member& m) { return m.connection == connection; });
-  if (it == members_.end()) return;
-  const auto seat = it->seat;
+  const auto gone =
+      members_.remove(connection.get(), services_.time.now() + std::chrono::seconds(meta_.grace_seconds));
+  if (!gone) return;
   connection->left(this);
-  members_.erase(it);
-  if (!seat) {
-    send_room_to_others(nullptr);  // the spectator count changed
-  } else if (!seat_connected(*seat)) {
-    seats_[static_cast<std::size_t>(*seat)].grace_until =
-        services_.time.now() + std::chrono::seconds(meta_.grace_seconds);
-    send_presence(*seat, false);
-  }
+  if (!gone->seat) send_room_to_others(nullptr);  // the spectator count changed
+  else if (!seat_connected(*gone->seat)) send_presence(*gone->seat, false);
   publish();
 }
 
@@ -399,10 +373,10 @@ void Room::forget_if_idle() {
 
 bool Room::add_member(const Caller& caller, std::optional<int> seat) {
   const bool returning = seat && !seat_connected(*seat);
-  if (Member* existing = member(caller.connection.get())) {
+  if (auto* existing = members_.find(caller.connection.get())) {
     existing->seat = seat;
   } else if (caller.connection->joined(shared_from_this())) {
-    members_.push_back({caller.connection, caller.player, seat});
+    members_.add({caller.connection, caller.player, seat});
   } else {
     return false;  // it closed meanwhile; the reply goes nowhere
   }
@@ -411,13 +385,13 @@ bool Room::add_member(const Caller& caller, std::optional<int> seat) {
 }
 
 void Room::tell_open_window(Connection& connection) const {
-  if (!window_) return;
-  // Someone arriving during a Plex! race (a reconnection, a restart) learns the window too,
+  const auto& window = race_.current();
+  if (!window) return;
+  // Someone arriving during a claim race (a reconnection, a restart) learns the window too,
   // with the time that is left.
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      window_->deadline - std::chrono::steady_clock::now());
-  connection.send(protocol::write_plex_open(meta_.id, window_->id,
-                                            std::max<std::int64_t>(0, left.count()), window_->mover));
+  connection.send(protocol::write_claim_open(window->rules.name, meta_.id, window->id,
+                                             race_.left_ms(std::chrono::steady_clock::now()),
+                                             window->rules.fallback_seat));
 }
 
 void Room::welcome_back(const Caller& caller, int seat) {
@@ -477,21 +451,19 @@ void Room::resend_or_refuse(const Caller& caller, const protocol::Move& move, in
               {{"version", version_}});
 }
 
-void Room::do_special(const Caller& caller, std::string_view kind) {
+void Room::do_special(const Caller& caller, const std::string& kind) {
   if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
   const auto seat = seat_of(caller.player);
   if (!seat) return caller.fail(Code::not_a_player, "only seated players may " + std::string(kind));
   if (!check_playing(caller)) return;
   if (flag_fell()) return serially(caller, [this, caller, kind] { do_special(caller, kind); });
-  const bool was_plex = match_.game().phase() == Phase::plex;
-  Outcome outcome = apply_action(match_, kind, *seat, "");
+  Outcome outcome = kind == "resign" ? match_.resign(*seat) : match_.special_action(kind, *seat);
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
-  if (was_plex && window_) {  // a resignation during the race ends the race
-    closed_window_ = window_->id;
-    window_.reset();
-    plex_timer_.cancel();
+  if (race_.current()) {  // a resignation during the race ends the race
+    race_.close();
+    claim_timer_.cancel();
   }
-  commit_update(caller, std::string(kind), *seat, "", std::move(outcome));
+  commit_update(caller, kind, *seat, "", std::move(outcome));
 }
 
 void Room::do_claim_abandon(const Caller& caller) {
@@ -505,7 +477,7 @@ void Room::do_claim_abandon(const Caller& caller) {
   if (absent == *seat) return caller.fail(Code::not_abandoned, "you are the player to move");
   if (seat_connected(absent))
     return caller.fail(Code::not_abandoned, "seat " + std::to_string(absent) + " is connected");
-  const auto& grace_until = seats_[static_cast<std::size_t>(absent)].grace_until;
+  const SystemTime grace_until = members_.grace_until(absent);
   if (services_.time.now() < grace_until)
     return caller.fail(Code::not_abandoned,
                        "seat " + std::to_string(absent) + " may come back until " + format_utc(grace_until));
@@ -533,21 +505,30 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   // The clock as this update leaves it is stored with it, and adopted once it is committed.
   const SystemTime now = clock_.now();
   std::optional<GameClock> clock = clock_.next(match_, kind, seat, now);
-  auto action = std::make_shared<const StoredAction>(
-      StoredAction{version_ + 1, std::move(kind), seat, std::move(tokens), Json(std::move(outcome.events)),
-                   now_utc(), clock ? clock->view(now) : Json()});
+  Json clock_view = clock ? clock->view(now) : Json();
+  // The update's text is written before the commit, from one view of the game (whose rounds
+  // also tell which round records are new), so the commit's completion only has to send it.
+  // Its parts then move into the stored action: the events are not copied.
+  protocol::Update update{meta_.id, version_ + 1, seat, std::move(kind), std::move(tokens),
+                          Json(std::move(outcome.events)), match_.state()};
+  update.state["clock"] = clock_view;  // as make_update does for stored actions
+  auto text = std::make_shared<const std::string>(protocol::write_update({}, update));
+  const Json& rounds = update.state.at("rounds");
   UpdateEffects effects;
-  const Json rounds = match_.game().rounds();
   for (std::size_t i = rounds_stored_; i < rounds.size(); ++i)
     effects.new_rounds.emplace_back(static_cast<int>(i + 1), rounds[i]);
+  const std::size_t rounds_after = rounds.size();
+  auto action = std::make_shared<const StoredAction>(StoredAction{update.version, std::move(update.action), seat,
+                                                                  std::move(update.tokens), std::move(update.events),
+                                                                  now_utc(), std::move(clock_view)});
   if (match_.over()) {
     effects.finished_at = action->at;
-    effects.result = match_.result();
+    effects.result = std::move(update.state.at("result"));
   }
-  const std::size_t rounds_after = rounds.size();
   commit(
       [&](auto done) { services_.storage.append_action(meta_.id, action, effects, std::move(done)); },
-      [this, caller = std::move(caller), action, rounds_after, clock = std::move(clock)](bool committed) {
+      [this, caller = std::move(caller), action, rounds_after, clock = std::move(clock),
+       text = std::move(text)](bool committed) {
         if (!committed) {
           rebuild_from_storage();  // the match ran ahead of the database: take it back
           if (caller) caller->fail(Code::internal, "the move could not be stored; try again");
@@ -557,14 +538,12 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
         rounds_stored_ = rounds_after;
         clock_.adopt(clock);
         arm_clock();
-        announce(*action, caller);
+        announce(text, caller);
         after_update(*action);
       });
 }
 
-void Room::announce(const StoredAction& action, const std::optional<Caller>& caller) {
-  const auto text =
-      std::make_shared<const std::string>(protocol::write_update({}, make_update(meta_.id, action, match_.state())));
+void Room::announce(const SharedText& text, const std::optional<Caller>& caller) {
   const Connection* mover = caller ? caller->connection.get() : nullptr;
   send_to_members(text, mover);
   if (caller) {
@@ -578,82 +557,65 @@ void Room::after_update(const StoredAction& action) {
   if (match_.over()) {
     status_ = RoomStatus::finished;
     meta_.finished = action.at;
-    plex_timer_.cancel();
+    claim_timer_.cancel();
     clock_.cancel();
-    window_.reset();
+    race_.cancel();
     for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (seats_[i].player && bots_.level(static_cast<int>(i)) == 0)
-        services_.hub.seat_index(seats_[i].player->id, meta_.id, false);
+      if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) services_.hub.seat_index(seats_[i]->id, meta_.id, false);
     log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
     publish();
     return forget_if_idle();
   }
-  if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover({action}));
+  open_claim_window();
   let_bot_think();
 }
 
-int Room::plex_mover(const std::vector<StoredAction>& actions) {
-  // The update that opened the window says whose move captured the eleventh set.
-  for (auto action = actions.rbegin(); action != actions.rend(); ++action)
-    for (const auto& event : action->events)
-      if (event.value("event", "") == "plex_open") return event.value("mover", 0);
-  return 0;
-}
+// ---- the claim window ------------------------------------------------------------------
 
-// ---- the Plex race ---------------------------------------------------------------------
-
-void Room::open_plex_window(int mover) {
-  if (meta_.options.value("plex_mode", "race") == "mover") {
-    const auto now = std::chrono::steady_clock::now();
-    window_ = PlexWindow{random_text(kWindowCharacters), now, now, mover};
-    return resolve_plex(std::nullopt, std::nullopt);  // no race: the set goes to the mover
-  }
-  const std::int64_t deadline_ms = meta_.options.value("plex_window_ms", kDefaultPlexWindowMs);
-  const auto now = std::chrono::steady_clock::now();
-  window_ = PlexWindow{random_text(kWindowCharacters), now, now + std::chrono::milliseconds(deadline_ms), mover};
-  send_to_members(std::make_shared<const std::string>(
-      protocol::write_plex_open(meta_.id, window_->id, deadline_ms, mover)));
-  plex_timer_.expires_at(window_->deadline);
-  plex_timer_.async_wait([self = shared_from_this(), id = window_->id](const error_code& error) {
+void Room::open_claim_window() {
+  const auto rules = match_.claim_window();
+  if (!rules || race_.current()) return;
+  const auto& window = race_.open(*rules, random_text(kWindowCharacters), std::chrono::steady_clock::now());
+  send_to_members(std::make_shared<const std::string>(protocol::write_claim_open(
+      rules->name, meta_.id, window.id, rules->length_ms, rules->fallback_seat)));
+  claim_timer_.expires_at(window.deadline);
+  claim_timer_.async_wait([self = shared_from_this(), id = window.id](const error_code& error) {
     if (error) return;  // cancelled: a claim won, or the server is stopping
     self->serially(std::nullopt, [self, id] {
-      if (self->window_ && self->window_->id == id) self->resolve_plex(std::nullopt, std::nullopt);
+      if (self->race_.is_open(id)) self->settle_claim(std::nullopt, std::nullopt);
     });
   });
-  schedule_bot_plex_claims();
+  schedule_bot_claims();
 }
 
-void Room::do_plex(const Caller& caller, const std::string& window) {
+void Room::do_claim(const Caller& caller, const std::string& window) {
   if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
   const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only seated players may claim Plex!");
-  if (!window.empty() && window == closed_window_)
-    return caller.fail(Code::plex_lost, "another claim won this Plex! window");
-  if (!window_ || window_->id != window)
-    return caller.fail(Code::no_plex_window, "no Plex! window with this id is open");
-  resolve_plex(caller, *seat);
+  if (!seat) return caller.fail(Code::not_a_player, "only seated players may claim");
+  switch (race_.judge(window)) {
+    case ClaimRace::Verdict::lost: return caller.fail(Code::claim_lost, "another claim won this window");
+    case ClaimRace::Verdict::unknown: return caller.fail(Code::no_claim_window, "no window with this id is open");
+    case ClaimRace::Verdict::open: return settle_claim(caller, *seat);
+  }
 }
 
-void Room::resolve_plex(const std::optional<Caller>& caller, std::optional<int> claimant) {
-  Outcome outcome = claimant ? match_.claim_plex(*claimant) : match_.plex_timeout();
+// `claimant` claims the open window; nothing: its deadline passed, the game's fallback applies.
+void Room::settle_claim(const std::optional<Caller>& caller, std::optional<int> claimant) {
+  Outcome outcome = claimant ? match_.claim(*claimant) : match_.close_claim_window();
   if (!outcome.ok()) {  // e.g. a seat that resigned: refused, the window stays open
     if (caller) fail_with(*caller, *outcome.error);
-    else if (claimant) log_info("bot_plex_claim_refused", {{"room", meta_.id}, {"seat", *claimant}});
-    else log_error("plex_fallback_refused", {{"room", meta_.id}, {"message", outcome.error->message}});
+    else if (claimant) log_info("bot_claim_refused", {{"room", meta_.id}, {"seat", *claimant}});
+    else log_error("claim_fallback_refused", {{"room", meta_.id}, {"message", outcome.error->message}});
     return;
   }
-  const PlexWindow window = *window_;
-  closed_window_ = window.id;
-  window_.reset();
-  plex_timer_.cancel();
-  int winner = claimant.value_or(window.mover);
-  if (!outcome.events.empty() && outcome.events[0].value("event", "") == "plex_result") {
-    outcome.events[0]["latency_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          std::chrono::steady_clock::now() - window.opened)
-                                          .count();
-    winner = outcome.events[0].value("winner", winner);
-  }
-  commit_update(caller, claimant ? "plex" : "plex_timeout", winner, "", std::move(outcome));
+  const std::int64_t held_ms = race_.held_ms(std::chrono::steady_clock::now());
+  const ClaimWindow rules = race_.close().rules;
+  claim_timer_.cancel();
+  // The settling event records how long the race took (the game knows nothing of time).
+  if (!outcome.events.empty() && outcome.events[0].value("event", "") == rules.result_event)
+    outcome.events[0]["latency_ms"] = held_ms;
+  commit_update(caller, std::string(claimant ? rules.name : rules.fallback), claimant.value_or(rules.fallback_seat),
+                "", std::move(outcome));
 }
 
 void Room::rebuild_from_storage() {
@@ -661,8 +623,8 @@ void Room::rebuild_from_storage() {
     const auto actions = services_.storage.load_actions(meta_.id);
     match_ = replay(meta_, actions);
     version_ = actions.empty() ? 0 : actions.back().version;
-    // A Plex resolution that failed to commit leaves the race to run again.
-    if (match_.game().phase() == Phase::plex && !window_) open_plex_window(plex_mover(actions));
+    // A claim or fallback that failed to commit leaves the race to run again.
+    open_claim_window();
     let_bot_think();  // a computer player's move that failed to commit is searched again
   } catch (const std::exception& e) {
     log_error("room_rebuild_failed", {{"room", meta_.id}, {"message", e.what()}});
@@ -686,7 +648,7 @@ void Room::arm_clock() {
 // finds the game as the timeout left it.
 bool Room::flag_fell() {
   const auto seat = clock_.flagged();
-  if (!seat || busy_) return false;
+  if (!seat || gate_.held()) return false;
   Outcome outcome = match_.timeout(*seat);
   if (!outcome.ok()) {
     log_error("timeout_refused", {{"room", meta_.id}, {"seat", *seat}, {"message", outcome.error->message}});
@@ -710,7 +672,7 @@ void Room::do_rematch(const Caller& caller) {
                        {{"rematch", rematch_room_}});
   if (rematch_starting_) return caller.fail(Code::not_allowed, "the rematch is being set up; its room follows");
   if (const auto gone = person_who_left())
-    return caller.fail(Code::not_allowed, seats_[static_cast<std::size_t>(*gone)].player->name +
+    return caller.fail(Code::not_allowed, seats_[static_cast<std::size_t>(*gone)]->name +
                                               " has left the room, so nobody would play the rematch with you; "
                                               "start a new game from the lobby");
   rematch_asked_.insert(*seat);
@@ -724,7 +686,7 @@ void Room::do_rematch(const Caller& caller) {
 
 std::optional<int> Room::person_who_left() const {
   for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
-    if (seats_[static_cast<std::size_t>(i)].player && !seat_connected(i)) return i;
+    if (seats_[static_cast<std::size_t>(i)] && !seat_connected(i)) return i;
   return std::nullopt;
 }
 
@@ -734,11 +696,11 @@ void Room::start_rematch() {
   std::vector<int> levels;
   for (int i = 0; i < static_cast<int>(seats_.size()); ++i) {
     const bool bot = bots_.level(i) > 0;
-    players.push_back(bot ? nullptr : seats_[static_cast<std::size_t>(i)].player);
+    players.push_back(bot ? nullptr : seats_[static_cast<std::size_t>(i)]);
     levels.push_back(bots_.level(i));
   }
   std::vector<Caller> members;
-  for (const auto& m : members_)
+  for (const auto& m : members_.all())
     members.push_back(Caller{m.connection, m.player, {}, std::chrono::steady_clock::now(), &services_.metrics});
   services_.hub.create_rematch(meta_, std::move(players), std::move(levels), std::move(members),
                                [weak = weak_from_this()](std::string room_id) {
@@ -773,7 +735,7 @@ void Room::let_bot_think(bool random) {
 void Room::play_bot_move(const BotSeats::Result& result) {
   bots_.thought();
   if (flag_fell()) return;  // its time ran out before it answered
-  // A result for an older version (someone resigned, a Plex! race ended meanwhile) is dropped;
+  // A result for an older version (someone resigned, a claim race ended meanwhile) is dropped;
   // whoever is to move now is looked at again.
   const bool current = result.version == version_ && status() == RoomStatus::playing &&
                        match_.game().to_move() == result.seat;
@@ -788,15 +750,15 @@ void Room::play_bot_move(const BotSeats::Result& result) {
   commit_update(std::nullopt, "move", result.seat, result.tokens, std::move(outcome));
 }
 
-void Room::schedule_bot_plex_claims() {
+void Room::schedule_bot_claims() {
   // Each computer player claims after its reaction time, through the same path as a person's
   // claim; a quicker claim (or the deadline) closes the window first and the late one is void.
-  for (const auto& [seat, delay] : bots_.plex_reactions()) {
+  for (const auto& [seat, delay] : bots_.claim_reactions()) {
     auto timer = std::make_shared<net::steady_timer>(strand_, delay);
-    timer->async_wait([self = shared_from_this(), timer, seat = seat, id = window_->id](const error_code& error) {
+    timer->async_wait([self = shared_from_this(), timer, seat = seat, id = race_.current()->id](const error_code& error) {
       if (error) return;
       self->serially(std::nullopt, [self, seat, id] {
-        if (self->window_ && self->window_->id == id) self->resolve_plex(std::nullopt, seat);
+        if (self->race_.is_open(id)) self->settle_claim(std::nullopt, seat);
       });
     });
   }
@@ -806,42 +768,32 @@ void Room::schedule_bot_plex_claims() {
 
 bool Room::may_see(const Caller& caller) const {
   if (!meta_.is_private) return true;
-  return seat_of(caller.player) || std::any_of(members_.begin(), members_.end(), [&](const Member& m) {
-           return m.connection == caller.connection;
-         });
+  return seat_of(caller.player) || members_.find(caller.connection.get()) != nullptr;
 }
 
 std::optional<int> Room::seat_of(const PlayerRef& player) const {
   if (!player) return std::nullopt;
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (seats_[i].player && seats_[i].player->id == player->id) return static_cast<int>(i);
+    if (seats_[i] && seats_[i]->id == player->id) return static_cast<int>(i);
   return std::nullopt;
 }
 
 bool Room::seat_connected(int seat) const {
   if (bots_.level(seat) > 0) return true;  // computer players never go away
-  return std::any_of(members_.begin(), members_.end(),
-                     [seat](const Member& m) { return m.seat == seat; });
-}
-
-Room::Member* Room::member(const Connection* connection) {
-  for (auto& m : members_)
-    if (m.connection.get() == connection) return &m;
-  return nullptr;
+  return members_.seat_connected(seat);
 }
 
 protocol::RoomSummary Room::summary() const {
   protocol::RoomSummary out{meta_.id,  meta_.game, meta_.options, std::string(to_string(status())),
                             {},         0,          clock_.time_control()};
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& player = seats_[i].player;
+    const auto& player = seats_[i];
     const bool connected = seat_connected(static_cast<int>(i));
     const bool away = player && !connected && status() == RoomStatus::playing;
     out.seats.push_back({static_cast<int>(i), player ? player->id : "", player ? player->name : "",
-                         connected, bots_.level(static_cast<int>(i)), away ? format_utc(seats_[i].grace_until) : ""});
+                         connected, bots_.level(static_cast<int>(i)), away ? format_utc(members_.grace_until(static_cast<int>(i))) : ""});
   }
-  out.spectators = static_cast<int>(
-      std::count_if(members_.begin(), members_.end(), [](const Member& m) { return !m.seat; }));
+  out.spectators = members_.spectators();
   return out;
 }
 
@@ -869,7 +821,7 @@ void Room::send_room_to_others(const Connection* except) {
   // At most two versions of the message: with the invite (seated players of a private room)
   // and without.
   SharedText texts[2];
-  for (const auto& m : members_) {
+  for (const auto& m : members_.all()) {
     if (m.connection.get() == except) continue;
     const bool with_invite = meta_.is_private && m.seat.has_value();
     auto& text = texts[with_invite ? 1 : 0];
@@ -878,20 +830,16 @@ void Room::send_room_to_others(const Connection* except) {
   }
 }
 
-void Room::send_to_members(const SharedText& text, const Connection* except) {
-  for (const auto& m : members_)
-    if (m.connection.get() != except) m.connection->send(text);
-}
+void Room::send_to_members(const SharedText& text, const Connection* except) { members_.send(text, except); }
 
 void Room::send_presence(int seat, bool connected) {
-  const auto& grace_until = seats_[static_cast<std::size_t>(seat)].grace_until;
   send_to_members(std::make_shared<const std::string>(protocol::write_presence(
-      meta_.id, seat, connected, connected ? "" : format_utc(grace_until))));
+      meta_.id, seat, connected, connected ? "" : format_utc(members_.grace_until(seat)))));
 }
 
 void Room::publish() {
   const bool has_free_seat =
-      std::any_of(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.player; });
+      std::any_of(seats_.begin(), seats_.end(), [](const PlayerRef& player) { return !player; });
   const bool listed = !meta_.is_private && !forgotten_ &&
                       (status() == RoomStatus::playing ||
                        (status() == RoomStatus::waiting && has_free_seat));

@@ -1,8 +1,8 @@
 #pragma once
-// One room: its seats, members (seated players' connections and spectators), its game and the
-// Plex race. Everything a room does runs on its own strand, one step at a time; a step that
-// writes to the database holds the room (later steps wait in `deferred_`) until the commit is
-// durable, then tells the members. So two moves in one room never race, no lock is held across
+// One room: its seats, members (seated players' connections and spectators), its game and its
+// claim window, if the game opens one. Everything a room does runs on its own strand, one step
+// at a time; a step that writes to the database holds the room's commit gate (later steps wait)
+// until the commit is durable, then tells the members. So two moves in one room never race, no lock is held across
 // I/O, and nobody hears of a change the database does not have.
 #include <atomic>
 #include <deque>
@@ -14,10 +14,13 @@
 #include <vector>
 
 #include "bot_seats.hpp"
+#include "claim_race.hpp"
+#include "commit_gate.hpp"
 #include "connection.hpp"
 #include "mancala/match.hpp"
 #include "net.hpp"
 #include "room_clock.hpp"
+#include "room_members.hpp"
 #include "stored_game.hpp"
 #include "time_source.hpp"
 
@@ -62,8 +65,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void move(Caller caller, protocol::Move move);
   void sync(Caller caller, std::int64_t since);
   void resign(Caller caller);
-  void concede(Caller caller);
-  void plex(Caller caller, std::string window);
+  void special(Caller caller, std::string action);  // one of the game's special actions
+  void claim(Caller caller, std::string window);    // a claim on the open claim window
   void claim_abandon(Caller caller);
   void add_bot(Caller caller, protocol::BotSeat bot);
   void rematch(Caller caller);
@@ -76,28 +79,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void expire_if_created_before(SystemTime cutoff);
 
  private:
-  struct Member {
-    std::shared_ptr<Connection> connection;
-    PlayerRef player;
-    std::optional<int> seat;
-  };
-  struct SeatState {
-    PlayerRef player;
-    SystemTime grace_until{};  // meaningful while nobody of this seat is connected
-  };
-  struct PlexWindow {
-    std::string id;
-    SteadyTime opened;
-    SteadyTime deadline;
-    int mover = 0;
-  };
   using Step = std::function<void()>;
 
   // Runs `step` on the strand after every earlier step and commit; exceptions become an
   // `internal` reply to `caller` (when there is one) and a log line.
   void serially(std::optional<Caller> caller, Step step);
   void run_step(const std::optional<Caller>& caller, const Step& step);
-  void run_deferred();
   // Holds the room until the write reports, then runs `then(committed)` on the strand.
   void commit(const std::function<void(std::function<void(bool)>)>& write,
               std::function<void(bool)> then);
@@ -106,8 +93,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_leave(const Caller& caller);
   void do_move(const Caller& caller, const protocol::Move& move);
   void do_sync(const Caller& caller, std::int64_t since);
-  void do_special(const Caller& caller, std::string_view kind);
-  void do_plex(const Caller& caller, const std::string& window);
+  void do_special(const Caller& caller, const std::string& kind);
+  void do_claim(const Caller& caller, const std::string& window);
   void do_claim_abandon(const Caller& caller);
   void do_add_bot(const Caller& caller, const protocol::BotSeat& bot);
   void do_rematch(const Caller& caller);
@@ -128,23 +115,23 @@ class Room : public std::enable_shared_from_this<Room> {
   // The game side: commit an outcome already applied to match_, then announce it.
   void commit_update(std::optional<Caller> caller, std::string kind, int seat, std::string tokens,
                      Outcome outcome);
-  void announce(const StoredAction& action, const std::optional<Caller>& caller);
+  void announce(const SharedText& update, const std::optional<Caller>& caller);
   void after_update(const StoredAction& action);
-  void open_plex_window(int mover);
-  void resolve_plex(const std::optional<Caller>& caller, std::optional<int> claimant);
+  // The claim window: opened when the game enters one, settled by the first valid claim or,
+  // at its deadline, by the game's fallback.
+  void open_claim_window();
+  void settle_claim(const std::optional<Caller>& caller, std::optional<int> claimant);
   void rebuild_from_storage();
   // Computer players: a search when one is to move, its result checked like a person's move,
-  // and their Plex! claims.
+  // and their claims.
   void let_bot_think(bool random = false);
   void play_bot_move(const BotSeats::Result& result);
-  void schedule_bot_plex_claims();
-  static int plex_mover(const std::vector<StoredAction>& actions);
+  void schedule_bot_claims();
 
   // Membership and views.
   bool may_see(const Caller& caller) const;
   std::optional<int> seat_of(const PlayerRef& player) const;
   bool seat_connected(int seat) const;
-  Member* member(const Connection* connection);
   // Adds the caller's connection (or updates its seat); true when a seat that had nobody
   // connected has someone again.
   bool add_member(const Caller& caller, std::optional<int> seat);
@@ -166,15 +153,13 @@ class Room : public std::enable_shared_from_this<Room> {
   Match match_;
   std::int64_t version_;
   std::atomic<RoomStatus> status_;
-  std::vector<SeatState> seats_;
+  std::vector<PlayerRef> seats_;  // each seat's player; null while free
   BotSeats bots_;
-  std::vector<Member> members_;
+  RoomMembers members_;
   std::size_t rounds_stored_;
-  bool busy_ = false;
-  std::deque<std::pair<std::optional<Caller>, Step>> deferred_;
-  std::optional<PlexWindow> window_;
-  std::string closed_window_;  // the last window resolved: claims with it get plex_lost
-  net::steady_timer plex_timer_;
+  CommitGate gate_;
+  ClaimRace race_;
+  net::steady_timer claim_timer_;
   bool forgotten_ = false;
   RoomClock clock_;
   std::set<int> rematch_asked_;  // seats that asked for a rematch (computer players at once)

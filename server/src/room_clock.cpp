@@ -21,6 +21,14 @@ std::optional<SystemTime> read_utc(const std::string& text) {
 
 bool leaves_the_game(std::string_view kind) { return kind == "resign" || kind == "abandon" || kind == "timeout"; }
 
+// A move, or a special action the game says ends the turn of the seat taking it.
+bool passes_turn(const Match& after, std::string_view kind) {
+  if (kind == "move") return true;
+  const auto actions = after.game().special_actions();
+  return std::any_of(actions.begin(), actions.end(),
+                     [&](const SpecialAction& action) { return action.name == kind && action.ends_turn; });
+}
+
 }  // namespace
 
 std::optional<int> running_seat(const Match& match) {
@@ -31,7 +39,7 @@ std::optional<int> running_seat(const Match& match) {
 GameClock advance(GameClock clock, const Match& after, std::string_view kind, int seat, SystemTime now) {
   if (kind == "move" && !after.pending().empty()) return clock;  // the turn goes on
   const std::optional<int> next = running_seat(after);
-  const bool turn_done = (kind == "move" || kind == "concede") && clock.running() == seat;
+  const bool turn_done = passes_turn(after, kind) && clock.running() == seat;
   if (leaves_the_game(kind) && !after.over()) clock.retire(seat);
   if (turn_done) clock.turn_passed(seat, next, now);
   else if (next) clock.start(*next, now);

@@ -15,16 +15,17 @@
 
 namespace mancala::server {
 
-// Whose time runs when the game is at `match`: the seat to move; nobody during a Plex! race
-// or once the game is over.
+// Whose time runs when the game is at `match`: the seat to move; nobody while a claim window
+// is open or once the game is over.
 std::optional<int> running_seat(const Match& match);
 
 // The clock after a committed update of `kind` for `seat`, `after` being the game it left:
 // - a move that leaves its turn half-played (Coin Duel stage 3, O An Quan) changes nothing:
 //   a turn of several decisions is one turn, charged once;
-// - a completed move or a concession by the running seat is a turn passed (charge, then the
-//   increment or the correspondence refill);
-// - anything else (resign, abandon, timeout, a Plex! resolution) charges whoever ran and
+// - a completed move, or a special action that ends the turn (SpecialAction::ends_turn, such as
+//   Coin Duel's concede), by the running seat is a turn passed (charge, then the increment or the
+//   correspondence refill);
+// - anything else (resign, abandon, timeout, a claim window settled) charges whoever ran and
 //   starts whoever is to move now, without a top-up;
 // - a seat that left a game that goes on (Njaka of 3-4) no longer counts.
 GameClock advance(GameClock clock, const Match& after, std::string_view kind, int seat, SystemTime now);

@@ -10,6 +10,7 @@
 #include "listener.hpp"
 #include "log.hpp"
 #include "metrics.hpp"
+#include "pg_connection.hpp"
 #include "storage.hpp"
 
 namespace mancala::server {
@@ -64,7 +65,8 @@ int run_server(const Config& config) {
   }
 
   Metrics metrics;
-  Storage storage(config.db, metrics.commit_latency);
+  const auto opened = Storage::open(config.db, metrics.commit_latency);  // SQLite or PostgreSQL
+  Storage& storage = *opened;
   PlayerDirectory players;
   players.load(storage.load_players());
 
@@ -89,7 +91,7 @@ int run_server(const Config& config) {
   log_info("listening", {{"address", endpoint.address().to_string()},
                          {"port", endpoint.port()},
                          {"threads", config.threads},
-                         {"db", config.db}});
+                         {"db", without_password(config.db)}});
 
   net::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const error_code& error, int) {

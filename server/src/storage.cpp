@@ -1,6 +1,15 @@
 #include "storage.hpp"
 
+#include <chrono>
 #include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "database.hpp"
+#include "group_commit_writer.hpp"
+#include "pg_connection.hpp"
+#include "pg_schema.hpp"
+#include "wal_checkpointer.hpp"
 
 #include "clock.hpp"
 #include "mancala/bot.hpp"
@@ -139,11 +148,13 @@ constexpr const char* kGameColumns =
     "g.started, g.finished, g.result, g.clock";
 constexpr int kGameColumnCount = 13;
 
-Json json_or_null(const Statement& row, int column) {
+template <class Row>
+Json json_or_null(const Row& row, int column) {
   return row.is_null(column) ? Json() : Json::parse(row.text(column));
 }
 
-GameMeta read_meta(const Statement& row) {
+template <class Row>
+GameMeta read_meta(const Row& row) {
   GameMeta meta;
   meta.id = row.text(0);
   meta.game = row.text(1);
@@ -161,7 +172,8 @@ GameMeta read_meta(const Statement& row) {
   return meta;
 }
 
-void read_seats(Database& db, GameMeta& meta) {
+template <class Connection>
+void read_seats(Connection& db, GameMeta& meta) {
   auto seats = db.prepare(
       "SELECT s.seat, s.player_id, p.name, s.bot_level FROM seats s "
       "LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = ?1 ORDER BY s.seat");
@@ -173,7 +185,8 @@ void read_seats(Database& db, GameMeta& meta) {
   }
 }
 
-std::vector<StoredAction> read_actions(Database& db, const std::string& game_id) {
+template <class Connection>
+std::vector<StoredAction> read_actions(Connection& db, const std::string& game_id) {
   auto rows = db.prepare(
       "SELECT version, kind, seat, tokens, events, at, clock FROM moves WHERE game_id = ?1 "
       "ORDER BY version");
@@ -194,7 +207,8 @@ std::vector<StoredAction> read_actions(Database& db, const std::string& game_id)
 }
 
 // A person's seat has a player_id; a computer player's has a bot_level instead.
-void insert_seat(Database& db, const std::string& game_id, const StoredSeat& seat) {
+template <class Connection>
+void insert_seat(Connection& db, const std::string& game_id, const StoredSeat& seat) {
   db.prepare("INSERT INTO seats (game_id, seat, player_id, bot_level) VALUES (?1, ?2, ?3, ?4)")
       .bind(1, game_id)
       .bind(2, seat.seat)
@@ -203,37 +217,108 @@ void insert_seat(Database& db, const std::string& game_id, const StoredSeat& sea
       .run();
 }
 
-}  // namespace
+// What differs between the two databases: opening and migrating the writer, opening readers.
+struct SqliteDialect {
+  using Connection = Database;
+  static Database open_writer(const std::string& path) { return mancala::server::open_writer(path); }
+  static Database open_reader(const std::string& path) { return Database(path, /*create=*/false); }
+};
 
-Storage::Storage(const std::string& path, Histogram& commit_latency)
-    : path_(path),
-      in_memory_(path == ":memory:"),
-      writer_(std::make_unique<GroupCommitWriter>(open_writer(path), commit_latency)) {
-  if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path);
+// Until rooms have one owner process each (issue 19, stage 2), two servers on one database
+// would both restore and write the same rooms. The writer's session holds this advisory lock,
+// so a second server refuses to start. PostgreSQL releases it when the session ends, also when
+// the process was killed; a restart right after a SIGKILL retries while the old session closes.
+// (A writer that reconnects after losing its session does not take the lock again: a guard
+// against a mistake at start, not a fence.)
+void lock_database_for_this_process(PgConnection& db) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (true) {
+    auto locked = db.prepare("SELECT pg_try_advisory_lock(7358211905)");
+    if (locked.step() && locked.text(0) == "t") return;
+    if (std::chrono::steady_clock::now() >= deadline)
+      throw SqlError("another mancala-server is using this PostgreSQL database; give each server "
+                     "its own database (several processes on one database are not supported yet)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
-Storage::~Storage() { stop(); }
+struct PostgresDialect {
+  using Connection = PgConnection;
+  static PgConnection open_writer(const std::string& url) {
+    PgConnection db(url);
+    migrate_postgres(db);
+    lock_database_for_this_process(db);
+    return db;
+  }
+  static PgConnection open_reader(const std::string& url) { return PgConnection(url); }
+};
 
-void Storage::stop() {
+// The storage itself, written once: the SQL is the same for both (numbered ?N parameters,
+// which PgConnection turns into $N).
+template <class Dialect>
+class SqlStorage final : public Storage {
+ public:
+  using Connection = typename Dialect::Connection;
+
+  SqlStorage(const std::string& path, Histogram& commit_latency);
+  ~SqlStorage() override { stop(); }
+
+  void create_player(StoredPlayer player, Done done) override;
+  void create_game(GameMeta meta, Done done) override;
+  void take_seat(std::string game_id, int seat, std::string player_id,
+                 std::optional<std::string> started_at, Done done) override;
+  void take_bot_seat(std::string game_id, int seat, int level, std::optional<std::string> started_at,
+                     Done done) override;
+  void free_seat(std::string game_id, int seat, Done done) override;
+  void delete_game(std::string game_id, Done done) override;
+  void append_action(std::string game_id, std::shared_ptr<const StoredAction> action,
+                     UpdateEffects effects, Done done) override;
+  std::vector<StoredPlayer> load_players() override;
+  std::optional<StoredPlayer> load_player_by_token_hash(const std::string& token_hash) override;
+  std::vector<StoredGame> load_unfinished_games() override;
+  std::optional<StoredGame> load_game(const std::string& id) override;
+  std::vector<StoredAction> load_actions(const std::string& game_id) override;
+  void note_alive(std::string at, Done done) override;
+  std::string load_last_alive() override;
+  GamePage list_games(const GameQuery& query) override;
+  bool healthy() override;
+  void stop() override;
+
+ private:
+  void take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at, Done done);
+  // Runs `read` with a reader connection (or on the writer thread for :memory:).
+  void read(const std::function<void(Connection&)>& read);
+
+  std::string path_;
+  bool in_memory_;
+  std::unique_ptr<BasicGroupCommitWriter<Connection>> writer_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite files only
+  std::mutex readers_mutex_;
+  std::vector<std::unique_ptr<Connection>> idle_readers_;
+};
+
+template <class Dialect>
+SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_latency)
+    : path_(path),
+      in_memory_(path == ":memory:"),
+      writer_(std::make_unique<BasicGroupCommitWriter<Connection>>(Dialect::open_writer(path), commit_latency)) {
+  if constexpr (std::is_same_v<Connection, Database>)
+    if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path);
+}
+
+template <class Dialect>
+void SqlStorage<Dialect>::stop() {
   writer_->stop();
   checkpointer_.reset();
 }
 
-void Storage::backup(const std::string& path, const std::string& target) {
-  if (!std::filesystem::exists(path)) throw SqlError("there is no database at '" + path + "'");
-  if (std::filesystem::exists(target))
-    throw SqlError("'" + target + "' already exists; the backup needs a new file");
-  Database db(path, /*create=*/false);
-  // VACUUM INTO reads one consistent snapshot, even while a server is writing.
-  db.prepare("VACUUM INTO ?1").bind(1, target).run();
-}
-
-void Storage::read(const std::function<void(Database&)>& read) {
+template <class Dialect>
+void SqlStorage<Dialect>::read(const std::function<void(Connection&)>& read) {
   if (in_memory_) {
     writer_->run_and_wait(read);
     return;
   }
-  std::unique_ptr<Database> reader;
+  std::unique_ptr<Connection> reader;
   {
     const std::lock_guard lock(readers_mutex_);
     if (!idle_readers_.empty()) {
@@ -241,15 +326,16 @@ void Storage::read(const std::function<void(Database&)>& read) {
       idle_readers_.pop_back();
     }
   }
-  if (!reader) reader = std::make_unique<Database>(path_, /*create=*/false);
+  if (!reader) reader = std::make_unique<Connection>(Dialect::open_reader(path_));
   read(*reader);  // on an exception the connection is simply closed
   const std::lock_guard lock(readers_mutex_);
   idle_readers_.push_back(std::move(reader));
 }
 
-void Storage::create_player(StoredPlayer player, Done done) {
+template <class Dialect>
+void SqlStorage<Dialect>::create_player(StoredPlayer player, Done done) {
   writer_->submit(
-      [player = std::move(player)](Database& db) {
+      [player = std::move(player)](Connection& db) {
         db.prepare("INSERT INTO players (id, name, token_hash, created) VALUES (?1, ?2, ?3, ?4)")
             .bind(1, player.id)
             .bind(2, player.name)
@@ -260,9 +346,10 @@ void Storage::create_player(StoredPlayer player, Done done) {
       std::move(done));
 }
 
-void Storage::create_game(GameMeta meta, Done done) {
+template <class Dialect>
+void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
   writer_->submit(
-      [meta = std::move(meta)](Database& db) {
+      [meta = std::move(meta)](Connection& db) {
         db.prepare(
               "INSERT INTO games (id, game, options, draws, private, invite, grace_seconds, "
               "status, created, started, clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
@@ -283,21 +370,24 @@ void Storage::create_game(GameMeta meta, Done done) {
       std::move(done));
 }
 
-void Storage::take_seat(std::string game_id, int seat, std::string player_id,
+template <class Dialect>
+void SqlStorage<Dialect>::take_seat(std::string game_id, int seat, std::string player_id,
                         std::optional<std::string> started_at, Done done) {
   take_seat(std::move(game_id), StoredSeat{seat, std::move(player_id), "", 0}, std::move(started_at),
             std::move(done));
 }
 
-void Storage::take_bot_seat(std::string game_id, int seat, int level,
+template <class Dialect>
+void SqlStorage<Dialect>::take_bot_seat(std::string game_id, int seat, int level,
                             std::optional<std::string> started_at, Done done) {
   take_seat(std::move(game_id), StoredSeat{seat, "", "", level}, std::move(started_at), std::move(done));
 }
 
-void Storage::take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at,
+template <class Dialect>
+void SqlStorage<Dialect>::take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at,
                         Done done) {
   writer_->submit(
-      [=](Database& db) {
+      [=](Connection& db) {
         insert_seat(db, game_id, seat);
         if (started_at)
           db.prepare("UPDATE games SET status = 'playing', started = ?2 WHERE id = ?1")
@@ -308,25 +398,28 @@ void Storage::take_seat(std::string game_id, StoredSeat seat, std::optional<std:
       std::move(done));
 }
 
-void Storage::free_seat(std::string game_id, int seat, Done done) {
+template <class Dialect>
+void SqlStorage<Dialect>::free_seat(std::string game_id, int seat, Done done) {
   writer_->submit(
-      [=](Database& db) {
+      [=](Connection& db) {
         db.prepare("DELETE FROM seats WHERE game_id = ?1 AND seat = ?2").bind(1, game_id).bind(2, seat).run();
       },
       std::move(done));
 }
 
-void Storage::delete_game(std::string game_id, Done done) {
+template <class Dialect>
+void SqlStorage<Dialect>::delete_game(std::string game_id, Done done) {
   writer_->submit(
-      [=](Database& db) { db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run(); },
+      [=](Connection& db) { db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run(); },
       std::move(done));
 }
 
-void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAction> shared,
+template <class Dialect>
+void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<const StoredAction> shared,
                             UpdateEffects effects, Done done) {
   writer_->submit(
       [game_id = std::move(game_id), shared = std::move(shared),
-       effects = std::move(effects)](Database& db) {
+       effects = std::move(effects)](Connection& db) {
         const StoredAction& action = *shared;
         // UNIQUE (game_id, version) makes a second write of one version impossible. Rows are
         // appended in commit order, so a commit dirties few table pages.
@@ -359,35 +452,54 @@ void Storage::append_action(std::string game_id, std::shared_ptr<const StoredAct
       std::move(done));
 }
 
-void Storage::note_alive(std::string at, Done done) {
+template <class Dialect>
+void SqlStorage<Dialect>::note_alive(std::string at, Done done) {
   writer_->submit(
-      [at = std::move(at)](Database& db) {
-        db.prepare("INSERT OR REPLACE INTO server_alive (id, at) VALUES (1, ?1)").bind(1, at).run();
+      [at = std::move(at)](Connection& db) {
+        // An upsert both databases understand (SQLite since 3.24).
+        db.prepare("INSERT INTO server_alive (id, at) VALUES (1, ?1) "
+                   "ON CONFLICT (id) DO UPDATE SET at = excluded.at")
+            .bind(1, at)
+            .run();
       },
       std::move(done));
 }
 
-std::string Storage::load_last_alive() {
+template <class Dialect>
+std::string SqlStorage<Dialect>::load_last_alive() {
   std::string at;
-  read([&](Database& db) {
+  read([&](Connection& db) {
     auto row = db.prepare("SELECT at FROM server_alive WHERE id = 1");
     if (row.step()) at = row.text(0);
   });
   return at;
 }
 
-std::vector<StoredPlayer> Storage::load_players() {
+template <class Dialect>
+std::vector<StoredPlayer> SqlStorage<Dialect>::load_players() {
   std::vector<StoredPlayer> players;
-  read([&](Database& db) {
+  read([&](Connection& db) {
     auto rows = db.prepare("SELECT id, name, token_hash FROM players");
     while (rows.step()) players.push_back({rows.text(0), rows.text(1), rows.text(2)});
   });
   return players;
 }
 
-std::vector<StoredGame> Storage::load_unfinished_games() {
+template <class Dialect>
+std::optional<StoredPlayer> SqlStorage<Dialect>::load_player_by_token_hash(const std::string& token_hash) {
+  std::optional<StoredPlayer> player;
+  read([&](Connection& db) {
+    auto row = db.prepare("SELECT id, name, token_hash FROM players WHERE token_hash = ?1");
+    row.bind(1, token_hash);
+    if (row.step()) player = StoredPlayer{row.text(0), row.text(1), row.text(2)};
+  });
+  return player;
+}
+
+template <class Dialect>
+std::vector<StoredGame> SqlStorage<Dialect>::load_unfinished_games() {
   std::vector<StoredGame> games;
-  read([&](Database& db) {
+  read([&](Connection& db) {
     auto rows = db.prepare(std::string("SELECT ") + kGameColumns +
                            " FROM games g WHERE g.status IN ('waiting', 'playing') ORDER BY g.seq");
     while (rows.step()) games.push_back({read_meta(rows), {}});
@@ -399,9 +511,10 @@ std::vector<StoredGame> Storage::load_unfinished_games() {
   return games;
 }
 
-std::optional<StoredGame> Storage::load_game(const std::string& id) {
+template <class Dialect>
+std::optional<StoredGame> SqlStorage<Dialect>::load_game(const std::string& id) {
   std::optional<StoredGame> game;
-  read([&](Database& db) {
+  read([&](Connection& db) {
     auto row = db.prepare(std::string("SELECT ") + kGameColumns + " FROM games g WHERE g.id = ?1");
     row.bind(1, id);
     if (!row.step()) return;
@@ -412,22 +525,25 @@ std::optional<StoredGame> Storage::load_game(const std::string& id) {
   return game;
 }
 
-std::vector<StoredAction> Storage::load_actions(const std::string& game_id) {
+template <class Dialect>
+std::vector<StoredAction> SqlStorage<Dialect>::load_actions(const std::string& game_id) {
   std::vector<StoredAction> actions;
-  read([&](Database& db) { actions = read_actions(db, game_id); });
+  read([&](Connection& db) { actions = read_actions(db, game_id); });
   return actions;
 }
 
-GamePage Storage::list_games(const GameQuery& query) {
+template <class Dialect>
+GamePage SqlStorage<Dialect>::list_games(const GameQuery& query) {
   GamePage page;
-  read([&](Database& db) {
+  read([&](Connection& db) {
+    // An absent filter is bound as NULL; the casts tell PostgreSQL its type (SQLite needs none).
     auto rows = db.prepare(
         std::string("SELECT ") + kGameColumns + ", g.seq FROM games g "
         "WHERE g.status IN ('playing', 'finished') "
-        "  AND (?1 IS NULL OR g.game = ?1) "
-        "  AND (?2 IS NULL OR g.status = ?2) "
-        "  AND (?3 IS NULL OR g.seq < ?3) "
-        "  AND (?4 IS NULL OR EXISTS (SELECT 1 FROM seats s JOIN players p ON p.id = s.player_id "
+        "  AND (CAST(?1 AS TEXT) IS NULL OR g.game = ?1) "
+        "  AND (CAST(?2 AS TEXT) IS NULL OR g.status = ?2) "
+        "  AND (CAST(?3 AS BIGINT) IS NULL OR g.seq < ?3) "
+        "  AND (CAST(?4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM seats s JOIN players p ON p.id = s.player_id "
         "                             WHERE s.game_id = g.id AND p.name = ?4)) "
         "  AND (g.private = 0 OR EXISTS (SELECT 1 FROM seats s "
         "                                WHERE s.game_id = g.id AND s.player_id = ?5)) "
@@ -452,15 +568,35 @@ GamePage Storage::list_games(const GameQuery& query) {
   return page;
 }
 
-bool Storage::healthy() {
+template <class Dialect>
+bool SqlStorage<Dialect>::healthy() {
   try {
     bool answered = false;
-    read([&](Database& db) { answered = db.prepare("SELECT 1").step(); });
+    read([&](Connection& db) { answered = db.prepare("SELECT 1").step(); });
     return answered;
   } catch (const std::exception& e) {
     log_error("health_check_failed", {{"message", e.what()}});
     return false;
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Storage> Storage::open(const std::string& db, Histogram& commit_latency) {
+  if (is_postgres_url(db)) return std::make_unique<SqlStorage<PostgresDialect>>(db, commit_latency);
+  return std::make_unique<SqlStorage<SqliteDialect>>(db, commit_latency);
+}
+
+void Storage::backup(const std::string& path, const std::string& target) {
+  if (is_postgres_url(path))
+    throw SqlError("--backup copies a SQLite file; back up PostgreSQL with its own tools "
+                   "(pg_dump, or pg_basebackup for a whole cluster)");
+  if (!std::filesystem::exists(path)) throw SqlError("there is no database at '" + path + "'");
+  if (std::filesystem::exists(target))
+    throw SqlError("'" + target + "' already exists; the backup needs a new file");
+  Database db(path, /*create=*/false);
+  // VACUUM INTO reads one consistent snapshot, even while a server is writing.
+  db.prepare("VACUUM INTO ?1").bind(1, target).run();
 }
 
 }  // namespace mancala::server

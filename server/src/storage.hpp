@@ -1,18 +1,16 @@
 #pragma once
-// Everything the server keeps in SQLite. Writes go to the one GroupCommitWriter and report on
-// its thread once durable; reads use their own connections (WAL lets them run beside the
-// writer), except for a :memory: database, whose reads run on the writer thread.
+// Everything the server keeps in its database, behind one interface with two implementations:
+// SQLite (a file, the default) and PostgreSQL (`--db postgresql://…`, for several server
+// processes sharing one database). Writes go to one group-commit writer and report on its
+// thread once durable; reads use their own connections, except for a SQLite :memory: database,
+// whose reads run on the writer thread. Both keep the same schema, migrated at start.
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "database.hpp"
-#include "group_commit_writer.hpp"
 #include "stored_game.hpp"
-#include "wal_checkpointer.hpp"
 
 namespace mancala::server {
 
@@ -47,54 +45,47 @@ struct UpdateEffects {
 
 class Storage {
  public:
-  using Done = GroupCommitWriter::Done;
+  // Called on the writer thread once the write is durable (true) or failed (false): keep it short.
+  using Done = std::function<void(bool committed)>;
 
-  // Opens or creates the database and brings its schema up to date. Throws SqlError.
-  Storage(const std::string& path, Histogram& commit_latency);
-  ~Storage();
-
-  // A consistent copy of the database at `path` into the new file `target` (VACUUM INTO).
+  // Opens `db` — a SQLite file name, ":memory:", or a postgresql:// URL — and brings its schema
+  // up to date. Throws SqlError with what went wrong.
+  static std::unique_ptr<Storage> open(const std::string& db, Histogram& commit_latency);
+  // A consistent copy of the SQLite database at `path` into the new file `target` (VACUUM INTO).
+  // PostgreSQL has its own tools for that (pg_dump), which the error message names.
   static void backup(const std::string& path, const std::string& target);
 
-  void create_player(StoredPlayer player, Done done);
-  // The game row and the seats already in `meta` (the creator's).
-  void create_game(GameMeta meta, Done done);
-  // Takes a seat; `started_at` also marks the game as started (the last seat was taken).
-  void take_seat(std::string game_id, int seat, std::string player_id,
-                 std::optional<std::string> started_at, Done done);
-  // Puts a computer player of `level` on a seat (no player row).
-  void take_bot_seat(std::string game_id, int seat, int level, std::optional<std::string> started_at,
-                     Done done);
-  void free_seat(std::string game_id, int seat, Done done);
-  void delete_game(std::string game_id, Done done);
-  void append_action(std::string game_id, std::shared_ptr<const StoredAction> action,
-                     UpdateEffects effects, Done done);
+  virtual ~Storage() = default;
 
-  std::vector<StoredPlayer> load_players();
-  std::vector<StoredGame> load_unfinished_games();
-  std::optional<StoredGame> load_game(const std::string& id);
-  std::vector<StoredAction> load_actions(const std::string& game_id);
+  virtual void create_player(StoredPlayer player, Done done) = 0;
+  // The game row and the seats already in `meta` (the creator's).
+  virtual void create_game(GameMeta meta, Done done) = 0;
+  // Takes a seat; `started_at` also marks the game as started (the last seat was taken).
+  virtual void take_seat(std::string game_id, int seat, std::string player_id,
+                         std::optional<std::string> started_at, Done done) = 0;
+  // Puts a computer player of `level` on a seat (no player row).
+  virtual void take_bot_seat(std::string game_id, int seat, int level, std::optional<std::string> started_at,
+                             Done done) = 0;
+  virtual void free_seat(std::string game_id, int seat, Done done) = 0;
+  virtual void delete_game(std::string game_id, Done done) = 0;
+  virtual void append_action(std::string game_id, std::shared_ptr<const StoredAction> action,
+                             UpdateEffects effects, Done done) = 0;
+
+  virtual std::vector<StoredPlayer> load_players() = 0;
+  // One player by the SHA-256 of his token (hex), when another process created him.
+  virtual std::optional<StoredPlayer> load_player_by_token_hash(const std::string& token_hash) = 0;
+  virtual std::vector<StoredGame> load_unfinished_games() = 0;
+  virtual std::optional<StoredGame> load_game(const std::string& id) = 0;
+  virtual std::vector<StoredAction> load_actions(const std::string& game_id) = 0;
   // The last time the server noted it was running (ISO 8601 UTC; empty when never): a restart
   // charges running clocks up to then.
-  void note_alive(std::string at, Done done);
-  std::string load_last_alive();
-  GamePage list_games(const GameQuery& query);
-  bool healthy();
+  virtual void note_alive(std::string at, Done done) = 0;
+  virtual std::string load_last_alive() = 0;
+  virtual GamePage list_games(const GameQuery& query) = 0;
+  virtual bool healthy() = 0;
 
   // Commits what is queued and closes the writer.
-  void stop();
-
- private:
-  void take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at, Done done);
-  // Runs `read` with a reader connection (or on the writer thread for :memory:).
-  void read(const std::function<void(Database&)>& read);
-
-  std::string path_;
-  bool in_memory_;
-  std::unique_ptr<GroupCommitWriter> writer_;
-  std::unique_ptr<WalCheckpointer> checkpointer_;  // file databases only
-  std::mutex readers_mutex_;
-  std::vector<std::unique_ptr<Database>> idle_readers_;
+  virtual void stop() = 0;
 };
 
 }  // namespace mancala::server

@@ -34,7 +34,8 @@ struct GameMeta {
   std::vector<StoredSeat> seats;  // taken seats only, by seat number
 };
 
-// One committed update: `kind` is move, resign, concede, abandon, timeout, plex or plex_timeout.
+// One committed update: `kind` is move, resign, abandon, timeout, or a kind the game declares (a
+// special action such as concede, a claim window's claim or fallback, see mancala::ClaimWindow).
 struct StoredAction {
   std::int64_t version = 0;
   std::string kind;

@@ -150,7 +150,7 @@ void WebSocketSession::on_hello_done(PlayerRef player) {
   player_ = std::move(player);
   while (!waiting_for_hello_.empty() && greeting_ != Greeting::pending) {
     auto [id, message, received] = std::move(waiting_for_hello_.front());
-    waiting_for_hello_.pop_front();
+    waiting_for_hello_.erase(waiting_for_hello_.begin());
     try {
       dispatch(id, std::move(message), received);
     } catch (const std::exception& e) {  // a completion handler: nothing may escape
@@ -202,7 +202,7 @@ void WebSocketSession::on_write(const error_code& error) {
     queue_.clear();
     return;  // the pending read fails too and finishes the session
   }
-  queue_.pop_front();
+  queue_.erase(queue_.begin());
   if (!queue_.empty()) return write_next();
   if (close_after_writes_) start_close(*close_after_writes_);
 }

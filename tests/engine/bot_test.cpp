@@ -47,15 +47,15 @@ Match create(const Variant& v, std::uint64_t seed) {
 void settle_plex(Match& m, Random& rng) {
   std::vector<Seat> seats;
   for (Seat q = 0; q < m.game().players(); ++q)
-    if (m.game().active(q)) seats.push_back(q);
-  ASSERT_TRUE(m.claim_plex(seats[rng.below(static_cast<std::uint32_t>(seats.size()))]).ok());
+    if (m.claim_window()->may_claim(q)) seats.push_back(q);
+  ASSERT_TRUE(m.claim(seats[rng.below(static_cast<std::uint32_t>(seats.size()))]).ok());
 }
 
 // Plays a whole game with one bot per seat; every choice must be accepted as one full turn.
 void play_bots(Match& m, std::vector<Bot>& seats, std::uint64_t seed) {
   Random rng(seed);
   while (!m.over()) {
-    if (m.game().phase() == Phase::plex) {
+    if (m.game().phase() == Phase::claim) {
       ASSERT_NO_FATAL_FAILURE(settle_plex(m, rng));
       continue;
     }
@@ -115,7 +115,7 @@ TEST(BotViews, OutcomeAgreesWithResultOverRandomGames) {
       Match m = create(v, seed);
       testing::RandomPlay how;
       how.step = [](Match& match, Random& rng) {
-        if (match.game().phase() == Phase::plex) return settle_plex(match, rng);
+        if (match.game().phase() == Phase::claim) return settle_plex(match, rng);
         if (rng.below(400) == 0 && !match.game().mid_turn()) {
           ASSERT_TRUE(match.resign(match.game().to_move()).ok());
           return;
@@ -138,7 +138,7 @@ TEST(BotViews, AssignCopiesAGame) {
     Match m = create(v, 3);
     Random rng(3);
     for (int i = 0; i < 25 && !m.over(); ++i) {
-      if (m.game().phase() == Phase::plex) settle_plex(m, rng);
+      if (m.game().phase() == Phase::claim) settle_plex(m, rng);
       else testing::play_random_token(m, rng);
     }
     auto copy = Match::create(v.game, Json::parse(v.options), 9).game().clone();
@@ -178,7 +178,7 @@ TEST(Bot, SameSeedAndBudgetGiveTheSameChoice) {
     Match m = create(v, 5);
     Random rng(5);
     for (int i = 0; i < 12 && !m.over(); ++i) {
-      if (m.game().phase() == Phase::plex) settle_plex(m, rng);
+      if (m.game().phase() == Phase::claim) settle_plex(m, rng);
       else testing::play_random_token(m, rng);
     }
     if (m.over() || m.game().phase() != Phase::play) continue;
@@ -228,7 +228,7 @@ TEST(Bot, RejectsLevelsOutsideOneToFive) {
   EXPECT_THROW(Bot(0, 1), std::invalid_argument);
   EXPECT_THROW(Bot(6, 1), std::invalid_argument);
   EXPECT_EQ(bots::display_name(3), "Computer, level 3");
-  EXPECT_GE(bots::plex_reaction(5, 0).count(), 300);
+  EXPECT_GE(bots::claim_reaction(5, 0).count(), 300);
 }
 
 // Score of seat `a` playing `level_a` against `level_b` over seeded games, seats alternating.

@@ -512,7 +512,7 @@ Position cd3_7_start() { return coins({{}, "PPDQ", "PPPP"}, {{}, "PPNQ", "PPPP"}
 
 TEST(CoinDuelStage3, CD3_7_ConcessionCountsEachWinningCoinOnce) {
   Match m = match_of(3, cd3_7_start(), 0, {}, 2);
-  const Outcome o = m.concede(0);
+  const Outcome o = m.special_action("concede", 0);
   ASSERT_TRUE(o.ok());
   const Json round = m.game().rounds()[1];
   EXPECT_EQ(round["round"], 2);
@@ -530,7 +530,7 @@ TEST(CoinDuelStage3, CD3_7_ConcessionCountsEachWinningCoinOnce) {
 
 TEST(CoinDuelStage3, CD3_7_EitherPlayerMayConcede) {
   Match m = match_of(3, cd3_7_start(), 0, {}, 2);
-  ASSERT_TRUE(m.concede(1).ok());
+  ASSERT_TRUE(m.special_action("concede", 1).ok());
   EXPECT_EQ(m.game().rounds()[1]["scores"], Json::parse("[137, 0]")) << "P + P + D + Q + 100";
 }
 
@@ -638,7 +638,7 @@ TEST(CoinDuelStage3, CD3_11_MatchResult) {
   CoinDuel one = duel(3, cd3_5_start(), 0);  // [0, 90]
   ASSERT_TRUE(play(one, "c9 R Q P"));
   Match two = match_of(3, cd3_7_start(), 0, {}, 2);  // [0, 127]
-  ASSERT_TRUE(two.concede(0).ok());
+  ASSERT_TRUE(two.special_action("concede", 0).ok());
   // Round 3: South's pot holds North's dime, QQQQ, six N and ten P; his own dime arrives.
   const std::array<RoundRecord, 2> first_two = {
       one.state().rounds[0], dynamic_cast<const CoinDuel&>(two.game()).state().rounds[1]};
@@ -741,7 +741,7 @@ TEST(CoinDuelStage12, ResignationAndForfeitLoseTheGame) {
   EXPECT_EQ(result["end_reason"], "illegal_move");
   EXPECT_EQ(result["offender"], 0);
   EXPECT_EQ(result["scores"], Json::parse("[0, 5]"));
-  EXPECT_EQ(f.concede(0).error->code, ErrorCode::game_over);
+  EXPECT_EQ(f.special_action("concede", 0).error->code, ErrorCode::game_over);
 }
 
 // ---- bad input ---------------------------------------------------------------------------------
@@ -818,7 +818,7 @@ TEST(CoinDuelBadInput, ARuleViolationMidTurnUnderForfeitDropsTheHalfPlayedTurn) 
 
 TEST(CoinDuelBadInput, ConcedeOnlyInStage3AndOptionsAreValidated) {
   Match two = Match::create("coin_duel", {{"stage", 2}}, 1);
-  EXPECT_EQ(two.concede(0).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(two.special_action("concede", 0).error->code, ErrorCode::not_allowed);
   auto verdict = [](const Json& options) {
     try {
       Match::create("coin_duel", options, 1);
@@ -1093,7 +1093,7 @@ TEST(CoinDuelInvariants, AWholeMatchThroughMatchEndsAfterFourRounds) {
     const auto n = static_cast<std::uint32_t>(legal.size());
     // Round 3 is conceded by North in the middle of some turn.
     const bool concede = match.game().round() == 3 && match.game().mid_turn() && rng.below(4) == 0;
-    const Outcome o = concede ? match.concede(1) : match.play(legal[rng.below(n)]);
+    const Outcome o = concede ? match.special_action("concede", 1) : match.play(legal[rng.below(n)]);
     ASSERT_TRUE(o.ok());
     for (const Json& e : o.events) round_ends += e["event"] == "round_end";
   };

@@ -278,8 +278,8 @@ TEST(Cups, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(two_turns.error->code, ErrorCode::illegal_move);
   EXPECT_EQ(two_turns.error->token, "r3");
   EXPECT_EQ(m.play(1, "r4").error->code, ErrorCode::not_your_turn);
-  EXPECT_EQ(m.concede(0).error->code, ErrorCode::not_allowed);
-  EXPECT_EQ(m.claim_plex(0).error->code, ErrorCode::no_plex_window);
+  EXPECT_EQ(m.special_action("concede", 0).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.claim(0).error->code, ErrorCode::no_claim_window);
   EXPECT_EQ(m.state(), before);
   ASSERT_TRUE(m.resign(0).ok());
   EXPECT_EQ(m.game().result()["end_reason"], "resign");

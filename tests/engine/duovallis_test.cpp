@@ -649,7 +649,7 @@ TEST(Duovallis, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(m.state(), before);
   EXPECT_EQ(m.play(1, "18").error->code, ErrorCode::not_your_turn);
   EXPECT_EQ(m.play(" 1").error->code, ErrorCode::bad_request);
-  EXPECT_EQ(m.concede(0).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.special_action("concede", 0).error->code, ErrorCode::not_allowed);
 
   Match single = Match::from_game("duovallis", {}, constructed(kDuo5, 0).clone());
   expect_refused(single, "0", {"16"});  // a hole with one stone

@@ -76,8 +76,8 @@ std::optional<Outcome> replay_step(Match& match, const Json& entry) {
   const auto kind = entry.value("event", std::string());
   if (kind == "resign") return match.resign(entry.at("player").get<int>());
   if (kind == "plex_result")
-    return entry.value("fallback", false) ? match.plex_timeout()
-                                          : match.claim_plex(entry.at("winner").get<int>());
+    return entry.value("fallback", false) ? match.close_claim_window()
+                                          : match.claim(entry.at("winner").get<int>());
   return std::nullopt;
 }
 
@@ -112,9 +112,9 @@ Json play_random_game(const GoldenCase& c, std::uint64_t seed) {
       match.resign(match.game().to_move() == kNoSeat ? 0 : match.game().to_move());
       break;
     }
-    if (match.game().phase() == Phase::plex) {
+    if (match.game().phase() == Phase::claim) {
       const auto seats = static_cast<std::uint32_t>(match.game().players());
-      rng.below(4) == 0 ? match.plex_timeout() : match.claim_plex(static_cast<Seat>(rng.below(seats)));
+      rng.below(4) == 0 ? match.close_claim_window() : match.claim(static_cast<Seat>(rng.below(seats)));
       continue;
     }
     const auto legal = match.legal_tokens();

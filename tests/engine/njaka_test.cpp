@@ -168,7 +168,7 @@ TEST(Njaka, NJK_5_ThePlexMomentClaimedByTheOpponent) {
   EXPECT_EQ(o.events[0]["end"], "plex");
   EXPECT_EQ(o.events[0]["laps"][0]["holes"], Json::array({3}));
   EXPECT_EQ(o.events[1], (Json{{"event", "plex_open"}, {"mover", 0}}));
-  EXPECT_EQ(m.game().phase(), Phase::plex);
+  EXPECT_EQ(m.game().phase(), Phase::claim);
   EXPECT_EQ(m.game().to_move(), kNoSeat);
   EXPECT_EQ(m.legal_tokens(), Tokens{});
   EXPECT_EQ(m.game().position(), pos(Position(12, 0), kTwo, {6, 5}))
@@ -179,7 +179,7 @@ TEST(Njaka, NJK_5_ThePlexMomentClaimedByTheOpponent) {
   EXPECT_TRUE(state["to_move"].is_null());
   EXPECT_EQ(state["phase"], "plex");
 
-  const Outcome claimed = m.claim_plex(1);
+  const Outcome claimed = m.claim(1);
   ASSERT_TRUE(claimed.ok());
   EXPECT_EQ(claimed.events[0],
             (Json{{"event", "plex_result"}, {"winner", 1}, {"fallback", false}}));
@@ -202,7 +202,7 @@ TEST(Njaka, NJK_5_ThePlexMomentClaimedByTheOpponent) {
 TEST(Njaka, NJK_5_NobodyClaimsAndTheMoverWinsTheMatch) {
   Match m = match_at({}, kNjk5Board, kTwo, {5, 5}, 0);
   ASSERT_TRUE(m.play("2").ok());
-  const Outcome o = m.plex_timeout();
+  const Outcome o = m.close_claim_window();
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o.events[0], (Json{{"event", "plex_result"}, {"winner", 0}, {"fallback", true}}));
   EXPECT_EQ(o.events.back()["event"], "game_end");
@@ -214,7 +214,7 @@ TEST(Njaka, NJK_5_NobodyClaimsAndTheMoverWinsTheMatch) {
   EXPECT_EQ(result["ranking"], Json::parse("[[0],[1]]"));
   EXPECT_EQ(result["rounds"][0]["match_winner"], 0);
   EXPECT_EQ(result["rounds"][0]["plex"], Json::parse(R"({"winner":0,"fallback":true})"));
-  EXPECT_EQ(m.plex_timeout().error->code, ErrorCode::no_plex_window);
+  EXPECT_EQ(m.close_claim_window().error->code, ErrorCode::no_claim_window);
 }
 
 TEST(Njaka, NJK_5_PlexModeMoverResolvesAtOnce) {
@@ -330,8 +330,8 @@ Njaka plex_moment(const Json& options, const Position& owners, const Position& s
 Njaka after_plex(const Json& options, const Position& owners, const Position& sets, Seat mover,
                  Seat claimant, Events* events = nullptr) {
   Njaka g = plex_moment(options, owners, sets, mover);
-  EXPECT_EQ(g.phase(), Phase::plex);
-  g.resolve_plex(claimant, events);
+  EXPECT_EQ(g.phase(), Phase::claim);
+  g.resolve_claim(claimant, events);
   return g;
 }
 
@@ -491,15 +491,15 @@ TEST(Njaka, ThreePlayerResignerMayNotClaimPlexAndHisSetsAreDealtAtTheRoundEnd) {
   ASSERT_TRUE(m.resign(1).ok());
   EXPECT_EQ(m.game().to_move(), 0);
   ASSERT_TRUE(m.play("2").ok());
-  ASSERT_EQ(m.game().phase(), Phase::plex);
+  ASSERT_EQ(m.game().phase(), Phase::claim);
   EXPECT_EQ(m.game().scores(), Json::array({5, 3, 3}));
   const Json before = m.state();
-  const Outcome refused = m.claim_plex(1);
+  const Outcome refused = m.claim(1);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error->code, ErrorCode::not_allowed);
   EXPECT_EQ(m.state(), before);
 
-  const Outcome claimed = m.claim_plex(2);
+  const Outcome claimed = m.claim(2);
   ASSERT_TRUE(claimed.ok());
   // [5,3,4]; seat 1's three sets go to 2, 0, 2 (turn order after him) -> [6,0,6]; T = 2: nobody
   // wins; seat 1 is out; round 2: seat 0 owns 0-5, seat 2 owns 6-11, started by seat 2.
@@ -582,9 +582,9 @@ TEST(Njaka, BadInputIsRefusedAndChangesNothing) {
   }
   EXPECT_EQ(m.play("1 3").error->code, ErrorCode::illegal_move) << "one turn per move";
   EXPECT_EQ(m.play(1, "6").error->code, ErrorCode::not_your_turn);
-  EXPECT_EQ(m.claim_plex(0).error->code, ErrorCode::no_plex_window);
-  EXPECT_EQ(m.plex_timeout().error->code, ErrorCode::no_plex_window);
-  EXPECT_EQ(m.concede(0).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.claim(0).error->code, ErrorCode::no_claim_window);
+  EXPECT_EQ(m.close_claim_window().error->code, ErrorCode::no_claim_window);
+  EXPECT_EQ(m.special_action("concede", 0).error->code, ErrorCode::not_allowed);
   EXPECT_EQ(m.resign(2).error->code, ErrorCode::not_allowed);
   EXPECT_EQ(m.state(), before);
 }
@@ -596,15 +596,15 @@ TEST(Njaka, NoMovesDuringThePlexWindowAndOnlySeatsInTheMatchMayClaim) {
                      {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, {5, 5, 0}, 0);
   EXPECT_EQ(m.game().board()["seats"], Json::parse(R"(["active","active","eliminated"])"));
   ASSERT_TRUE(m.play("2").ok());
-  ASSERT_EQ(m.game().phase(), Phase::plex);
+  ASSERT_EQ(m.game().phase(), Phase::claim);
   const Json before = m.state();
   EXPECT_EQ(m.play("6").error->code, ErrorCode::not_your_turn);
   EXPECT_EQ(m.play(0, "3").error->code, ErrorCode::not_your_turn);
-  EXPECT_EQ(m.claim_plex(2).error->code, ErrorCode::not_allowed);
-  EXPECT_EQ(m.claim_plex(3).error->code, ErrorCode::not_allowed);
-  EXPECT_EQ(m.claim_plex(-1).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.claim(2).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.claim(3).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.claim(-1).error->code, ErrorCode::not_allowed);
   EXPECT_EQ(m.state(), before);
-  ASSERT_TRUE(m.claim_plex(0).ok()) << "the mover may claim too";
+  ASSERT_TRUE(m.claim(0).ok()) << "the mover may claim too";
   EXPECT_EQ(m.game().result()["winner"], 0);
   EXPECT_EQ(m.game().result()["ranking"], Json::parse("[[0],[1],[2]]"));
 }
@@ -612,10 +612,10 @@ TEST(Njaka, NoMovesDuringThePlexWindowAndOnlySeatsInTheMatchMayClaim) {
 TEST(Njaka, ResolvingPlexOutsideTheWindowThrows) {
   Njaka g = at({}, kAllFours, kTwo, {0, 0}, 0);
   try {
-    g.resolve_plex(0, nullptr);
+    g.resolve_claim(0, nullptr);
     FAIL() << "resolved a Plex outside phase plex";
   } catch (const EngineError& e) {
-    EXPECT_EQ(e.code(), ErrorCode::no_plex_window);
+    EXPECT_EQ(e.code(), ErrorCode::no_claim_window);
   }
 }
 
@@ -705,7 +705,7 @@ void check_position(const NjakaState& s) {
   int sets = 0;
   for (Seat q = 0; q < s.players; ++q) sets += s.sets[q];
   ASSERT_EQ(sets, s.total_sets);
-  if (s.phase == Phase::plex) {
+  if (s.phase == Phase::claim) {
     ASSERT_EQ(s.total_sets, 11);
     ASSERT_EQ(on_board + s.plex_hand, 4) << "in phase plex the last four are board + hand";
   } else if (s.phase == Phase::play) {
@@ -793,7 +793,7 @@ void random_match(const Json& options, std::uint64_t seed, bool with_events, Tal
     ASSERT_LT(steps, 1'000'000) << "every match ends";
     const NjakaState before = g.state();
     const int round = g.round();
-    if (g.phase() == Phase::plex) {
+    if (g.phase() == Phase::claim) {
       const Position vector = g.position();
       ASSERT_TRUE(std::all_of(vector.begin(), vector.begin() + 12, [](int c) { return c == 0; }))
           << "the last four are in no element of the position vector";
@@ -803,8 +803,8 @@ void random_match(const Json& options, std::uint64_t seed, bool with_events, Tal
       const auto pick = rng.below(static_cast<std::uint32_t>(in.size() + 1));
       const std::optional<Seat> claimant =
           pick == in.size() ? std::nullopt : std::optional<Seat>(in[pick]);
-      g.resolve_plex(claimant, nullptr);
-      if (with_events) shadow.resolve_plex(claimant, nullptr);
+      g.resolve_claim(claimant, nullptr);
+      if (with_events) shadow.resolve_claim(claimant, nullptr);
     } else {
       g.legal(list);
       ASSERT_FALSE(list.empty()) << "a seat to move always has a move";
@@ -917,13 +917,13 @@ TEST(Njaka, RecordsReplayToTheSameState) {
   for (int players = 2; players <= 4; ++players) {
     int plex_moments = 0;
     const auto step = [&](Match& m, Random& rng) {
-      if (m.game().phase() == Phase::plex) {
+      if (m.game().phase() == Phase::claim) {
         ++plex_moments;
         const auto pick = rng.below(static_cast<std::uint32_t>(players + 1));
         if (pick == static_cast<std::uint32_t>(players)) {
-          ASSERT_TRUE(m.plex_timeout().ok());
-        } else if (!m.claim_plex(static_cast<Seat>(pick)).ok()) {
-          ASSERT_EQ(m.claim_plex(static_cast<Seat>(pick)).error->code, ErrorCode::not_allowed);
+          ASSERT_TRUE(m.close_claim_window().ok());
+        } else if (!m.claim(static_cast<Seat>(pick)).ok()) {
+          ASSERT_EQ(m.claim(static_cast<Seat>(pick)).error->code, ErrorCode::not_allowed);
         }
       } else if (players > 2 && rng.below(400) == 0) {
         m.resign(static_cast<Seat>(rng.below(static_cast<std::uint32_t>(players))));

@@ -518,7 +518,7 @@ TEST(OanQuan, BadInputIsRefusedAndChangesNothing) {
   ASSERT_FALSE(not_yours.ok());
   EXPECT_EQ(not_yours.error->code, ErrorCode::not_your_turn);
   EXPECT_EQ(m.play("8  ccw").error->code, ErrorCode::bad_request);
-  EXPECT_EQ(m.concede(1).error->code, ErrorCode::not_allowed);
+  EXPECT_EQ(m.special_action("concede", 1).error->code, ErrorCode::not_allowed);
   EXPECT_EQ(m.state(), before);
   // A half-played turn: the square alone, then the direction.
   ASSERT_TRUE(m.play("8").ok());

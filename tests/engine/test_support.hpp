@@ -52,8 +52,8 @@ int random_playout(Game& game, std::uint64_t seed, Check check, int limit = 1'00
   DecisionList list;
   int decisions = 0;
   while (game.phase() != Phase::over && decisions < limit) {
-    if (game.phase() == Phase::plex) {
-      game.resolve_plex(std::nullopt, nullptr);
+    if (game.phase() == Phase::claim) {
+      game.resolve_claim(std::nullopt, nullptr);
     } else {
       game.legal(list);
       if (list.empty()) {

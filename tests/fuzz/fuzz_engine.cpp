@@ -86,9 +86,9 @@ class Script {
       case 9: return play_text_for_any_seat();
       case 10: return play_legal_token_with_text();
       case 11: return attempt([&, seat = any_seat(match_, in_)] { return match_.resign(seat); });
-      case 12: return attempt([&, seat = any_seat(match_, in_)] { return match_.concede(seat); });
-      case 13: return attempt([&, seat = any_seat(match_, in_)] { return match_.claim_plex(seat); });
-      case 14: return attempt([&] { return match_.plex_timeout(); });
+      case 12: return attempt([&, seat = any_seat(match_, in_)] { return match_.special_action("concede", seat); });
+      case 13: return attempt([&, seat = any_seat(match_, in_)] { return match_.claim(seat); });
+      case 14: return attempt([&] { return match_.close_claim_window(); });
       default: return check_replay();
     }
   }

@@ -82,7 +82,8 @@ void add_player(Storage& storage, const StoredPlayer& player) {
 // The server's shared objects, made once for the whole run (as in run_server).
 struct Server {
   Metrics metrics;
-  Storage storage{":memory:", metrics.commit_latency};
+  std::unique_ptr<Storage> opened = Storage::open(":memory:", metrics.commit_latency);
+  Storage& storage = *opened;
   PlayerDirectory players;
   net::io_context io;
   BotPool bots{1, 1, metrics};

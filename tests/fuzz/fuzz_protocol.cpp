@@ -65,8 +65,8 @@ Json client_json(const ClientMessage& message) {
                    out["since"] = m.since;
                  },
                  [&](const Resign& m) { out["room"] = m.room; },
-                 [&](const Concede& m) { out["room"] = m.room; },
-                 [&](const Plex& m) {
+                 [&](const Special& m) { out["room"] = m.room; },
+                 [&](const Claim& m) {
                    out["room"] = m.room;
                    out["window"] = m.window;
                  },

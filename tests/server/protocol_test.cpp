@@ -51,8 +51,8 @@ TEST(Parse, EveryMessageType) {
   EXPECT_EQ(move.tokens, "c3 R Q D");
   EXPECT_EQ(parse_as<Sync>(R"({"type":"sync","room":"r","since":7})").since, 7);
   parse_as<Resign>(R"({"type":"resign","room":"r"})");
-  parse_as<Concede>(R"({"type":"concede","room":"r"})");
-  EXPECT_EQ(parse_as<Plex>(R"({"type":"plex","room":"r","window":"w"})").window, "w");
+  EXPECT_EQ(parse_as<Special>(R"({"type":"concede","room":"r"})").action, "concede");
+  EXPECT_EQ(parse_as<Claim>(R"({"type":"plex","room":"r","window":"w"})").window, "w");
   parse_as<ClaimAbandon>(R"({"type":"claim_abandon","room":"r"})");
 }
 
@@ -217,7 +217,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
   EXPECT_EQ(with_id(shared, {}), shared);
   EXPECT_EQ(write_presence("r", 1, false, "2026-01-01T00:00:00.000Z"),
             R"({"type":"presence","room":"r","seat":1,"connected":false,"grace_until":"2026-01-01T00:00:00.000Z"})");
-  EXPECT_EQ(write_plex_open("r", "w", 5000, 2),
+  EXPECT_EQ(write_claim_open("plex", "r", "w", 5000, 2),
             R"({"type":"plex_open","room":"r","window":"w","deadline_ms":5000,"mover":2})");
 }
 
@@ -244,7 +244,7 @@ TEST(Write, RoomMessagesShowTheInviteOnlyWhenAsked) {
 
 TEST(Errors, EngineCodesMapToProtocolCodes) {
   EXPECT_EQ(from_engine(ErrorCode::illegal_move), Code::illegal_move);
-  EXPECT_EQ(from_engine(ErrorCode::no_plex_window), Code::no_plex_window);
+  EXPECT_EQ(from_engine(ErrorCode::no_claim_window), Code::no_claim_window);
   for (int i = 0; i < kCodeCount; ++i)
     EXPECT_EQ(code_from_string(to_string(static_cast<Code>(i))), static_cast<Code>(i));
 }

@@ -1,5 +1,5 @@
-// Pieces of the server on their own: hashing, the group-commit writer, storage rules, static
-// file paths, the rate limiter.
+// Pieces of the server on their own: hashing, the group-commit writer, static file paths, the
+// rate limiter.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -106,46 +106,7 @@ TEST(GroupCommitWriter, AFailingJobIsUndoneAloneAndTheOthersCommit) {
   EXPECT_EQ(rows, (std::vector<std::int64_t>{1, 3}));
 }
 
-TEST(Storage, AVersionIsWrittenOnceAndGamesSurviveReopening) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mancala-storage-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "s.db").string();
-  Histogram latency;
-  const auto wait = [](auto start) {
-    std::promise<bool> done;
-    start([&](bool ok) { done.set_value(ok); });
-    return done.get_future().get();
-  };
-  {
-    Storage storage(path, latency);
-    EXPECT_TRUE(wait([&](auto done) { storage.create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
-    GameMeta meta;
-    meta.id = "g1";
-    meta.game = "cups";
-    meta.created = "2026-01-01T00:00:00.000Z";
-    meta.seats = {{0, "p1", "Ada"}};
-    meta.clock = Json{{"initial_s", 300}, {"increment_s", 3}};
-    EXPECT_TRUE(wait([&](auto done) { storage.create_game(meta, done); }));
-    const Json clock = {{"remaining_ms", {302000, 300000}}, {"running", 1}, {"as_of", "t"}};
-    auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", Json::array(), "t", clock});
-    EXPECT_TRUE(wait([&](auto done) { storage.append_action("g1", action, {}, done); }));
-    EXPECT_FALSE(wait([&](auto done) { storage.append_action("g1", action, {}, done); }))
-        << "(game_id, version) is unique";
-    EXPECT_FALSE(wait([&](auto done) { storage.append_action("nope", action, {}, done); }))
-        << "foreign keys are on";
-  }
-  Storage reopened(path, latency);
-  const auto games = reopened.load_unfinished_games();
-  ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(games[0].meta.seats[0].name, "Ada");
-  ASSERT_EQ(games[0].actions.size(), 1u);
-  EXPECT_EQ(games[0].actions[0].tokens, "r1");
-  EXPECT_EQ(games[0].meta.clock, (Json{{"initial_s", 300}, {"increment_s", 3}})) << "clock settings are kept";
-  EXPECT_EQ(games[0].actions[0].clock["remaining_ms"], Json::array({302000, 300000})) << "and the clock of each update";
-  EXPECT_TRUE(reopened.healthy());
-  reopened.stop();
-  std::filesystem::remove_all(dir);
-}
+// The storage rules for both backends are in storage_test.cpp.
 
 TEST(StaticFiles, PathsStayInsideTheFolder) {
   const auto dir = std::filesystem::temp_directory_path() / ("mancala-static-" + std::to_string(getpid()));

@@ -34,9 +34,10 @@ Budget default_budget(int level);
 // A seat's name in a room: "Computer, level 3".
 std::string display_name(int level);
 
-// How long a bot of `level` waits before calling Plex! (never below 300 ms, so that a quick
-// person can win the race). `draw` is any random number; the same draw gives the same delay.
-std::chrono::milliseconds plex_reaction(int level, std::uint64_t draw);
+// How long a bot of `level` waits before claiming an open claim window such as Njaka's Plex!
+// (never below 300 ms, so that a quick person can win the race). `draw` is any random number;
+// the same draw gives the same delay.
+std::chrono::milliseconds claim_reaction(int level, std::uint64_t draw);
 
 // One choice: the decisions that finish the current turn of the player to move (all of a Coin
 // Duel stage 3 turn's coins and directions, an O An Quan square and its direction), and the

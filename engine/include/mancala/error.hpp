@@ -15,7 +15,7 @@ enum class ErrorCode {
   game_over,       // any action after the game ended
   not_your_turn,   // a move from a seat that is not to move (or while nobody is)
   illegal_move,    // a token that is not a token of this game, or not legal at that point
-  no_plex_window,  // a Plex! claim while no Plex window is open
+  no_claim_window,  // a claim while no claim window is open
 };
 
 std::string_view to_string(ErrorCode code);

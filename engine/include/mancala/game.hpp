@@ -29,8 +29,31 @@ inline constexpr int kMaxSeats = 4;  // no game seats more players
 // One decision token in a game-specific compact code (see each game's `token`/`parse_token`).
 using Decision = std::uint16_t;
 
-enum class Phase : std::uint8_t { play, plex, over };
+// `claim`: play stops while a claim window is open (see ClaimWindow).
+enum class Phase : std::uint8_t { play, claim, over };
 std::string_view to_string(Phase phase);
+
+// An action a seat may take that is not a token, declared by the game that has it (Coin Duel's
+// concede). Every game has `resign`; these are the others. The server stores, sends and clocks
+// them by name, so a new one needs no server change.
+struct SpecialAction {
+  std::string_view name;   // the stored kind, the leading event and the message that asks for it
+  bool ends_turn = false;  // taken by the seat to move, it counts as that seat's turn on the clock
+};
+
+// A claim window: play stops, and the first eligible seat to claim wins what is at stake; when
+// nobody claims within `length_ms`, the fallback seat gets it (Njaka's Plex!). A game opens one
+// by entering Phase::claim and describes it with this data, so the server runs the race
+// without knowing the game.
+struct ClaimWindow {
+  std::string_view name;          // a claim's stored kind and message; the phase's name in views
+  std::string_view fallback;      // the stored kind when the window closes unclaimed
+  std::string_view result_event;  // the event that settles it (first in the settling outcome)
+  std::int64_t length_ms = 0;
+  Seat fallback_seat = kNoSeat;   // who gets it when nobody claims in time
+  std::uint8_t eligible = 0;      // bit k set: seat k may claim
+  bool may_claim(Seat seat) const { return seat >= 0 && seat < 8 && ((eligible >> seat) & 1U) != 0; }
+};
 
 // The legal decisions at one point, in the rule book's canonical order. Fixed capacity: no game
 // offers more than a few dozen choices at once, and the list must not allocate.
@@ -80,7 +103,7 @@ class Game {
 
   // --- views -----------------------------------------------------------------------------
   virtual int players() const = 0;
-  virtual Seat to_move() const = 0;  // kNoSeat in phases `plex` and `over`
+  virtual Seat to_move() const = 0;  // kNoSeat in phases `claim` and `over`
   virtual Phase phase() const = 0;
   virtual int round() const { return 1; }  // 1-based; 1 in games without rounds
   virtual std::vector<int> position() const = 0;  // the vector of notation.md
@@ -93,16 +116,18 @@ class Game {
   // The seat gives up. Called at the start of a turn (the generic layer drops a half-played
   // turn first). Throws EngineError(not_allowed) where the rules forbid it for that seat.
   virtual void resign(Seat seat, Events* events) = 0;
-  // Coin Duel stage 3 only: the seat concedes the current round.
-  virtual void concede(Seat seat, Events* events);
+  // The game's own special actions, and taking one (`name` is one of them) at the start of a
+  // turn; throws EngineError(not_allowed) where the rules forbid it now.
+  virtual std::span<const SpecialAction> special_actions() const { return {}; }
+  virtual void special(std::string_view name, Seat seat, Events* events);
   // The seat broke a rule under `illegal_move_policy: "forfeit"`.
   virtual void forfeit(Seat seat, Events* events) = 0;
   virtual bool forfeits_illegal_moves() const = 0;
-  // Njaka only, in phase `plex`: `claimant` wins the last set; nothing = nobody claimed in
-  // time, the set goes to the mover.
-  virtual void resolve_plex(std::optional<Seat> claimant, Events* events);
-  // Njaka: the seat is still in the match (not resigned or eliminated), so it may claim Plex!
-  virtual bool active(Seat) const { return true; }
+  // In phase `claim`: the open window; nothing in other phases.
+  virtual std::optional<ClaimWindow> claim_window() const { return std::nullopt; }
+  // Settles the open window: `claimant` (an eligible seat) wins; nothing = nobody claimed in
+  // time, the fallback seat gets it. Throws EngineError(no_claim_window) when none is open.
+  virtual void resolve_claim(std::optional<Seat> claimant, Events* events);
 
   // --- for computer players: per-seat figures without JSON, cheap enough for playouts ------
   // Once the game is over: each seat's result in [0, 1], exactly as `result()` decides it: 1 for

@@ -1,8 +1,9 @@
 #pragma once
 // A game in progress as the outside world sees it: moves as text, applied all or nothing, the
-// illegal-move policy, half-played turns, special actions (resign, concede, Plex!), the full
+// illegal-move policy, half-played turns, special actions and claim windows, the full
 // state view and the game record. Written once for every game; the games know only rules.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,9 +52,15 @@ class Match {
   Outcome play(std::string_view tokens);
   Outcome play(Seat seat, std::string_view tokens);
   Outcome resign(Seat seat);
-  Outcome concede(Seat seat);
-  Outcome claim_plex(Seat seat);
-  Outcome plex_timeout();  // the Plex window closed unclaimed: the set goes to the mover
+  // One of the game's special actions (Game::special_actions), by name.
+  Outcome special_action(std::string_view name, Seat seat);
+  bool declares_special(std::string_view name) const;
+  // The open claim window: `seat` claims it, or it closed unclaimed and goes to its fallback.
+  Outcome claim(Seat seat);
+  Outcome close_claim_window();
+  // A stored action of a kind the game declares: a special action, a claim (`seat` claims) or
+  // a claim window's fallback. Refused (not_allowed) when `kind` is none of them.
+  Outcome declared_action(std::string_view kind, Seat seat);
   // `seat` ran out of time on the server's clock. The rules treat it as resigning; the events
   // begin with {"event":"timeout","seat":k} instead, and when this ends the game the result's
   // end_reason reads "timeout" (for every game alike: clocks are not part of any rule book).
@@ -63,6 +70,7 @@ class Match {
   const Game& game() const { return *game_; }
   const Json& options() const { return options_; }  // every option, defaults filled in
   const Json& draws() const { return draws_; }      // {} or {"first_player": k}
+  std::optional<ClaimWindow> claim_window() const { return game_->claim_window(); }
   const std::string& pending() const { return pending_; }
   std::vector<std::string> legal_tokens() const;
   bool over() const { return game_->phase() == Phase::over; }
@@ -84,7 +92,9 @@ class Match {
   const Game& turn_start() const { return turn_start_ ? *turn_start_ : *game_; }
   // Runs `action` for `seat` on the state before any half-played turn; `leading` is the first
   // event. `timed_out`: a timeout, which names the end reason when it ends the game.
-  Outcome special(Seat seat, Json leading, void (Game::*action)(Seat, Events*), bool timed_out = false);
+  Outcome special(Seat seat, Json leading, const std::function<void(Game&, Events*)>& action,
+                  bool timed_out = false);
+  Outcome settle_claim(std::optional<Seat> claimant);
   void log(Json entry, const Events& events);
 
   const GameType* type_;
@@ -96,6 +106,10 @@ class Match {
   std::vector<Json> turns_;
   bool ended_by_timeout_ = false;
 };
+
+// Whether an event belongs in a game record beside the turns (notation.md); laps and captures
+// are reproduced by replaying the tokens, so a record does not repeat them.
+bool recorded_event(const Json& event);
 
 // Splits a move into tokens; nothing when it is empty or not separated by single spaces.
 std::optional<std::vector<std::string_view>> split_tokens(std::string_view move);

@@ -87,10 +87,15 @@ struct Sync {
 struct Resign {
   std::string room;
 };
-struct Concede {
+// One of a game's special actions (Game::special_actions); on the wire its type is the
+// action's name, e.g. {"type":"concede"}.
+struct Special {
   std::string room;
+  std::string action;
 };
-struct Plex {
+// A claim on the room's open claim window; on the wire {"type":"plex"} (Njaka's Plex!, the only
+// game with one).
+struct Claim {
   std::string room;
   std::string window;
 };
@@ -109,7 +114,7 @@ struct Rematch {
 };
 
 using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
-                                   Move, Sync, Resign, Concede, Plex, ClaimAbandon, AddBot, Rematch>;
+                                   Move, Sync, Resign, Special, Claim, ClaimAbandon, AddBot, Rematch>;
 
 // One inbound frame: its id (when it had a valid one) and either the message or the error to
 // answer with.

@@ -28,8 +28,8 @@ enum class Code {
   stale_version,
   illegal_move,
   not_allowed,
-  no_plex_window,
-  plex_lost,
+  no_claim_window,  // on the wire "no_plex_window" (Njaka's Plex!, the only claim window)
+  claim_lost,       // on the wire "plex_lost"
   not_abandoned,
   rate_limited,
   too_many_rooms,

@@ -48,8 +48,9 @@ struct RoomView {
   std::string rematch;  // the id of the rematch's room, once it exists
 };
 
-// One committed change of a game. `action` says what caused it (move, resign, concede, abandon,
-// plex, plex_timeout); `seat` is the seat it was made for and `tokens` is empty for non-moves.
+// One committed change of a game. `action` says what caused it (move, resign, abandon, timeout,
+// or a kind the game declares: a special action such as concede, a claim such as plex, a claim
+// window's fallback such as plex_timeout); `seat` is the seat it was made for and `tokens` is empty for non-moves.
 struct Update {
   std::string room;
   std::int64_t version = 0;
@@ -69,8 +70,10 @@ std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& roo
 std::string write_update(const RequestId& id, const Update& update);
 std::string write_updates(const RequestId& id, std::string_view room,
                           const std::vector<Update>& updates);
-std::string write_plex_open(std::string_view room, std::string_view window,
-                            std::int64_t deadline_ms, int mover);
+// A claim window opened: {"type":"<name>_open", … ,"mover":fallback_seat} (Njaka: "plex_open",
+// whose fallback seat is the mover).
+std::string write_claim_open(std::string_view name, std::string_view room, std::string_view window,
+                             std::int64_t deadline_ms, int fallback_seat);
 // The seats that asked for a rematch so far (computer players' included).
 std::string write_rematch(std::string_view room, const std::vector<int>& seats);
 // `grace_until` (ISO 8601 UTC) only when the player went away.

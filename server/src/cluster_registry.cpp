@@ -1,0 +1,94 @@
+#include "cluster_registry.hpp"
+
+namespace mancala::server {
+namespace {
+
+// The registry's tables are not game data and SQLite never has them, so they are not among the
+// numbered migrations; processes starting together create them once, under an advisory lock.
+constexpr const char* kTables = R"sql(
+  BEGIN;
+  SELECT pg_advisory_xact_lock(7358211906);
+  CREATE TABLE IF NOT EXISTS cluster_processes (
+    id TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    lease_until TIMESTAMPTZ NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS room_owners (
+    game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    process_id TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS room_owners_by_process ON room_owners(process_id);
+  COMMIT;
+)sql";
+
+// The processes whose lease still holds, as a subquery.
+constexpr const char* kLive = "(SELECT id FROM cluster_processes WHERE lease_until > now())";
+
+}  // namespace
+
+ClusterRegistry::ClusterRegistry(const std::string& url, std::string process_id, std::chrono::milliseconds lease)
+    : db_(url), process_id_(std::move(process_id)), lease_ms_(lease.count()) {
+  db_.execute(kTables);
+}
+
+void ClusterRegistry::register_self(const std::string& address) {
+  db_.prepare(
+         "INSERT INTO cluster_processes (id, address, lease_until) "
+         "VALUES (?1, ?2, now() + CAST(?3 AS DOUBLE PRECISION) * INTERVAL '1 millisecond') "
+         "ON CONFLICT (id) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until")
+      .bind(1, process_id_)
+      .bind(2, address)
+      .bind(3, lease_ms_)
+      .run();
+}
+
+bool ClusterRegistry::renew() {
+  auto renewed = db_.prepare(
+      "UPDATE cluster_processes SET lease_until = now() + CAST(?2 AS DOUBLE PRECISION) * INTERVAL '1 millisecond' "
+      "WHERE id = ?1 AND lease_until > now() RETURNING id");
+  renewed.bind(1, process_id_).bind(2, lease_ms_);
+  return renewed.step();
+}
+
+bool ClusterRegistry::claim(const std::string& game_id) {
+  // Inserted when nobody owns the room; taken over when its owner is dead; kept when ours.
+  auto claimed = db_.prepare(std::string(
+      "INSERT INTO room_owners (game_id, process_id) VALUES (?1, ?2) "
+      "ON CONFLICT (game_id) DO UPDATE SET process_id = excluded.process_id "
+      "WHERE room_owners.process_id = excluded.process_id OR room_owners.process_id NOT IN ") + kLive +
+      " RETURNING process_id");
+  claimed.bind(1, game_id).bind(2, process_id_);
+  return claimed.step();
+}
+
+std::optional<std::string> ClusterRegistry::owner_of(const std::string& game_id) {
+  auto owner = db_.prepare(std::string("SELECT process_id FROM room_owners WHERE game_id = ?1 AND process_id IN ") +
+                           kLive);
+  owner.bind(1, game_id);
+  if (!owner.step()) return std::nullopt;
+  return owner.text(0);
+}
+
+std::vector<std::string> ClusterRegistry::take_over_rooms_of_dead_processes() {
+  auto taken = db_.prepare(std::string(
+      "UPDATE room_owners SET process_id = ?1 WHERE process_id NOT IN ") + kLive +
+      " AND EXISTS (SELECT 1 FROM cluster_processes WHERE id = ?1 AND lease_until > now()) "
+      "RETURNING game_id");
+  taken.bind(1, process_id_);
+  std::vector<std::string> rooms;
+  while (taken.step()) rooms.push_back(taken.text(0));
+  return rooms;
+}
+
+std::vector<std::pair<std::string, std::string>> ClusterRegistry::live_processes() {
+  auto rows = db_.prepare("SELECT id, address FROM cluster_processes WHERE lease_until > now() ORDER BY id");
+  std::vector<std::pair<std::string, std::string>> processes;
+  while (rows.step()) processes.emplace_back(rows.text(0), rows.text(1));
+  return processes;
+}
+
+void ClusterRegistry::leave() {
+  db_.prepare("DELETE FROM cluster_processes WHERE id = ?1").bind(1, process_id_).run();
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,108 @@
+#pragma once
+// A thin RAII layer over libpq with the same shape as `Database` (SQLite), so that the storage
+// code is written once for both: prepare(sql).bind(1, x).step() / run(), then integer/text/
+// is_null per column. SQL is written with SQLite's numbered parameters (?1, ?2 …); they become
+// PostgreSQL's $1, $2 … here. Each statement is prepared once per connection (by its text),
+// values travel as text and PostgreSQL infers their types from where they are used.
+// Failures throw SqlError with PostgreSQL's message.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "database.hpp"  // SqlError
+
+struct pg_conn;
+struct pg_result;
+
+namespace mancala::server {
+
+class PgConnection;
+
+// "postgresql://…" or "postgres://…": a libpq connection URI rather than a SQLite file name.
+bool is_postgres_url(std::string_view db);
+
+// The URL with any password replaced by "***", for logs.
+std::string without_password(std::string_view db);
+
+// "?1 … ?12" -> "$1 … $12". Our SQL has no '?' inside string literals.
+std::string to_postgres_parameters(std::string_view sql);
+
+class PgStatement {
+ public:
+  PgStatement(PgConnection& connection, const std::string& sql, std::string name, int parameters);
+  PgStatement(const PgStatement&) = delete;
+  PgStatement& operator=(const PgStatement&) = delete;
+  ~PgStatement();
+
+  PgStatement& bind(int index, std::int64_t value) { return set(index, std::to_string(value)); }
+  PgStatement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  PgStatement& bind(int index, std::string_view text) { return set(index, std::string(text)); }
+  PgStatement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+  PgStatement& bind(int index, const std::string& text) { return set(index, text); }
+  PgStatement& bind(int index, std::nullopt_t) { return set(index, std::nullopt); }
+  template <class T>
+  PgStatement& bind(int index, const std::optional<T>& value) {
+    return value ? bind(index, *value) : bind(index, std::nullopt);
+  }
+
+  bool step();  // runs the statement on the first call; true while there is a row to read
+  void run();   // runs it, ignoring any rows
+
+  std::int64_t integer(int column) const;
+  std::string text(int column) const;
+  bool is_null(int column) const;
+
+ private:
+  PgStatement& set(int index, std::optional<std::string> value);
+  void execute();
+
+  PgConnection* connection_;
+  const std::string* sql_;  // for error messages; the connection's cache keeps it
+  std::string name_;
+  std::vector<std::optional<std::string>> values_;
+  pg_result* result_ = nullptr;
+  int row_ = -1;
+  int rows_ = 0;
+};
+
+class PgConnection {
+ public:
+  // Connects to `url` (a libpq URI such as postgresql://user@host:5432/db). Throws SqlError.
+  explicit PgConnection(const std::string& url);
+  PgConnection(PgConnection&&) noexcept;
+  PgConnection& operator=(PgConnection&&) = delete;
+  ~PgConnection();
+
+  // Statements with no values bound (settings, migrations); several may be separated by ';'.
+  void execute(std::string_view sql);
+  PgStatement prepare(std::string_view sql);
+  // The writer's transaction: a plain BEGIN (SQLite needs BEGIN IMMEDIATE).
+  void begin_write() {
+    reconnect_if_broken();
+    execute("BEGIN");
+  }
+
+  [[noreturn]] void fail(std::string_view what, pg_result* result = nullptr) const;
+  pg_conn* handle() const { return connection_; }
+  // Reconnects when the server closed the connection (a restart, a network cut): the next
+  // statement then runs on a fresh session. Prepared statements are prepared again.
+  void reconnect_if_broken();
+
+ private:
+  friend class PgStatement;
+  struct Prepared {
+    std::string name;
+    int parameters = 0;
+  };
+  void apply_session_settings();
+
+  std::string url_;
+  pg_conn* connection_ = nullptr;
+  std::unordered_map<std::string, Prepared> prepared_;  // SQL text -> server-side statement
+};
+
+}  // namespace mancala::server

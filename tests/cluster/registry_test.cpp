@@ -1,0 +1,87 @@
+// Room ownership between processes (server/src/cluster_registry.hpp) on a throwaway PostgreSQL
+// server: claims, leases that run out, take-over by a survivor, and the fence on the old owner.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <future>
+#include <thread>
+
+#include "cluster_registry.hpp"
+#include "metrics.hpp"
+#include "storage.hpp"
+#include "temp_postgres.hpp"
+
+namespace mancala::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A database with the game rows the owner rows refer to.
+std::string database_with_games(const std::vector<std::string>& ids) {
+  const std::string db = testing::TempPostgres::shared().create_database();
+  Histogram latency;
+  auto storage = Storage::open(db, latency);
+  for (const auto& id : ids) {
+    GameMeta meta;
+    meta.id = id;
+    meta.game = "cups";
+    meta.created = "2026-01-01T00:00:00.000Z";
+    std::promise<bool> stored;
+    storage->create_game(meta, [&](bool ok) { stored.set_value(ok); });
+    EXPECT_TRUE(stored.get_future().get());
+  }
+  return db;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+TEST(ClusterRegistry, ASurvivorTakesTheRoomsOfAProcessWhoseLeaseRanOut) {
+  const std::string db = database_with_games({"g1", "g2", "g3"});
+  ClusterRegistry a(db, "a", 1500ms);
+  ClusterRegistry b(db, "b", 1500ms);
+  a.register_self("127.0.0.1:1");
+  b.register_self("127.0.0.1:2");
+  EXPECT_EQ(a.live_processes().size(), 2u);
+  EXPECT_TRUE(a.claim("g1"));
+  EXPECT_TRUE(a.claim("g2"));
+  EXPECT_TRUE(a.claim("g1")) << "claiming one's own room again";
+  EXPECT_FALSE(b.claim("g1")) << "a live process owns it";
+  EXPECT_TRUE(b.claim("g3"));
+  EXPECT_EQ(b.owner_of("g1"), "a");
+  EXPECT_TRUE(b.take_over_rooms_of_dead_processes().empty()) << "nobody is dead";
+
+  // a stops renewing (killed); b keeps renewing until a's lease has run out.
+  const auto until = std::chrono::steady_clock::now() + 2000ms;
+  while (std::chrono::steady_clock::now() < until) {
+    EXPECT_TRUE(b.renew());
+    std::this_thread::sleep_for(200ms);
+  }
+  EXPECT_FALSE(b.owner_of("g1")) << "a dead owner owns nothing";
+  EXPECT_EQ(sorted(b.take_over_rooms_of_dead_processes()), (std::vector<std::string>{"g1", "g2"}));
+  EXPECT_EQ(b.owner_of("g2"), "b");
+  EXPECT_TRUE(b.take_over_rooms_of_dead_processes().empty()) << "taken once";
+
+  EXPECT_FALSE(a.renew()) << "the old owner wakes up fenced";
+  EXPECT_FALSE(a.claim("g1")) << "and cannot take its rooms back from a live owner";
+  a.register_self("127.0.0.1:1");  // a restart
+  EXPECT_FALSE(a.claim("g1"));
+  EXPECT_TRUE(a.renew());
+}
+
+TEST(ClusterRegistry, AGracefulStopFreesTheRoomsAtOnce) {
+  const std::string db = database_with_games({"g1"});
+  ClusterRegistry a(db, "a", 60s);
+  ClusterRegistry b(db, "b", 60s);
+  a.register_self("a:1");
+  b.register_self("b:1");
+  ASSERT_TRUE(a.claim("g1"));
+  a.leave();
+  EXPECT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
+  EXPECT_EQ(b.live_processes(), (std::vector<std::pair<std::string, std::string>>{{"b", "b:1"}}));
+}
+
+}  // namespace
+}  // namespace mancala::server

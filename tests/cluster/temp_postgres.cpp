@@ -1,0 +1,154 @@
+#include "temp_postgres.hpp"
+
+#include <netinet/in.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "pg_connection.hpp"
+
+namespace mancala::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string find_bin() {
+  if (const char* bin = std::getenv("MANCALA_PG_BIN"); bin && *bin) return bin;
+  std::string best;
+  int best_version = 0;
+  const fs::path root = "/usr/lib/postgresql";
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root, error)) {
+    const int version = std::atoi(entry.path().filename().c_str());
+    if (version > best_version && fs::exists(entry.path() / "bin" / "initdb")) {
+      best_version = version;
+      best = (entry.path() / "bin").string();
+    }
+  }
+  if (best.empty())
+    throw std::runtime_error(
+        "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin: install Debian's "
+        "`postgresql` package (./test.sh does) or set MANCALA_PG_BIN to the folder with initdb");
+  return best;
+}
+
+// A port nobody listens on right now (the kernel's pick for port 0).
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    ::close(fd);
+    throw std::runtime_error("cannot find a free port for PostgreSQL");
+  }
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TempPostgres::TempPostgres() : bin_(find_bin()) {
+  char pattern[] = "/tmp/mancala-pg-XXXXXX";
+  if (!::mkdtemp(pattern)) throw std::runtime_error("cannot create a temporary folder for PostgreSQL");
+  dir_ = pattern;
+  as_nobody_ = ::geteuid() == 0;
+  if (as_nobody_) {
+    const passwd* nobody = ::getpwnam("nobody");
+    if (!nobody || ::chown(dir_.c_str(), nobody->pw_uid, nobody->pw_gid) != 0)
+      throw std::runtime_error("running as root, but cannot hand " + dir_ + " to the user nobody");
+  }
+  port_ = free_port();
+  start_watchdog();  // from here on the folder (and later the server) goes away with us
+  const std::string data = dir_ + "/data";
+  const std::string init = run_as_owner(bin_ + "/initdb -D " + data + " -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
+  if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
+    throw std::runtime_error("initdb failed:\n" + read_file(dir_ + "/initdb.log"));
+  const std::string options = "-p " + std::to_string(port_) + " -k " + dir_ +
+                              " -c listen_addresses=127.0.0.1 -c max_connections=200";
+  const std::string start =
+      run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
+  if (std::system((start + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) != 0)
+    throw std::runtime_error("PostgreSQL did not start:\n" + read_file(dir_ + "/pg_ctl.log") + log());
+}
+
+TempPostgres::~TempPostgres() {
+  [[maybe_unused]] const int status = std::system(stop_command().c_str());
+  if (watchdog_ > 0) {
+    ::kill(watchdog_, SIGKILL);
+    ::waitpid(watchdog_, nullptr, 0);
+  }
+}
+
+std::string TempPostgres::stop_command() const {
+  return run_as_owner(bin_ + "/pg_ctl stop -m immediate -D " + dir_ + "/data") + " > /dev/null 2>&1; rm -rf " + dir_;
+}
+
+// A test that times out or crashes runs no destructors, and its PostgreSQL would run on. So a
+// child process waits for this one to end (the kernel signals it, PR_SET_PDEATHSIG) and then
+// stops the server. Everything it needs is prepared before fork; after it, only
+// async-signal-safe calls.
+void TempPostgres::start_watchdog() {
+  const std::string command = stop_command();
+  const pid_t parent = ::getpid();
+  sigset_t wake;
+  sigemptyset(&wake);
+  sigaddset(&wake, SIGUSR1);
+  const pid_t child = ::fork();
+  if (child != 0) {
+    watchdog_ = child;
+    return;
+  }
+  ::sigprocmask(SIG_BLOCK, &wake, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGUSR1);
+  if (::getppid() == parent) {
+    int signal = 0;
+    ::sigwait(&wake, &signal);
+  }
+  ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+  ::_exit(127);
+}
+
+std::string TempPostgres::run_as_owner(const std::string& command) const {
+  // runuser (util-linux) switches user without a password or a login shell.
+  return as_nobody_ ? "runuser -u nobody -- " + command : command;
+}
+
+std::string TempPostgres::url(const std::string& database) const {
+  return "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/" + database;
+}
+
+std::string TempPostgres::create_database() {
+  const std::string name = "test" + std::to_string(++databases_);
+  server::PgConnection admin(url("postgres"));
+  admin.execute("CREATE DATABASE " + name);  // our own name, not input
+  return url(name);
+}
+
+std::string TempPostgres::log() const { return read_file(dir_ + "/server.log"); }
+
+TempPostgres& TempPostgres::shared() {
+  static TempPostgres server;
+  return server;
+}
+
+}  // namespace mancala::testing

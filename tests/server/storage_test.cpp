@@ -1,0 +1,217 @@
+// The storage rules, run against both backends: SQLite (a temporary file) and PostgreSQL (a
+// fresh database on a throwaway server, see tests/cluster/temp_postgres.hpp).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <future>
+
+#include "database.hpp"
+#include "metrics.hpp"
+#include "pg_connection.hpp"
+#include "storage.hpp"
+#include "temp_postgres.hpp"
+
+namespace mancala::server {
+namespace {
+
+bool wait(const std::function<void(Storage::Done)>& start) {
+  std::promise<bool> done;
+  start([&](bool ok) { done.set_value(ok); });
+  return done.get_future().get();
+}
+
+GameMeta game(const std::string& id, const std::string& player_id, const std::string& status = "waiting") {
+  GameMeta meta;
+  meta.id = id;
+  meta.game = "cups";
+  meta.created = "2026-01-01T00:00:00.000Z";
+  meta.status = status;
+  if (status != "waiting") meta.started = meta.created;
+  meta.seats = {{0, player_id, ""}};
+  return meta;
+}
+
+std::shared_ptr<const StoredAction> move(std::int64_t version, const std::string& tokens) {
+  return std::make_shared<const StoredAction>(StoredAction{version, "move", 0, tokens, Json::array(), "t", Json()});
+}
+
+// Each test gets a fresh database of the backend it is run with.
+class StorageTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      db_ = testing::TempPostgres::shared().create_database();
+    } else {
+      dir_ = std::filesystem::temp_directory_path() /
+             ("mancala-storage-" + std::to_string(getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+      std::filesystem::remove_all(dir_);
+      std::filesystem::create_directories(dir_);
+      db_ = (dir_ / "s.db").string();
+    }
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  std::unique_ptr<Storage> open() { return Storage::open(db_, latency_); }
+
+  std::string db_;
+  std::filesystem::path dir_;
+  Histogram latency_;
+};
+
+TEST_P(StorageTest, AVersionIsWrittenOnceAndGamesSurviveReopening) {
+  {
+    auto storage = open();
+    EXPECT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+    GameMeta meta = game("g1", "p1");
+    meta.clock = Json{{"initial_s", 300}, {"increment_s", 3}};
+    EXPECT_TRUE(wait([&](auto done) { storage->create_game(meta, done); }));
+    const Json clock = {{"remaining_ms", {302000, 300000}}, {"running", 1}, {"as_of", "t"}};
+    auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", Json::array(), "t", clock});
+    EXPECT_TRUE(wait([&](auto done) { storage->append_action("g1", action, {}, done); }));
+    EXPECT_FALSE(wait([&](auto done) { storage->append_action("g1", action, {}, done); }))
+        << "(game_id, version) is unique";
+    EXPECT_FALSE(wait([&](auto done) { storage->append_action("nope", action, {}, done); }))
+        << "foreign keys are on";
+  }
+  auto reopened = open();
+  const auto games = reopened->load_unfinished_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].meta.seats[0].name, "Ada");
+  ASSERT_EQ(games[0].actions.size(), 1u);
+  EXPECT_EQ(games[0].actions[0].tokens, "r1");
+  EXPECT_EQ(games[0].meta.clock, (Json{{"initial_s", 300}, {"increment_s", 3}})) << "clock settings are kept";
+  EXPECT_EQ(games[0].actions[0].clock["remaining_ms"], Json::array({302000, 300000})) << "and the clock of each update";
+  const auto one = reopened->load_game("g1");
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->actions.size(), 1u) << "load_game (the history API's read) has the moves too";
+  EXPECT_EQ(one->actions[0].tokens, "r1");
+  EXPECT_EQ(reopened->load_actions("g1").size(), 1u);
+  EXPECT_TRUE(reopened->healthy());
+  reopened->stop();
+}
+
+// Jobs queued together commit together; the one that breaks a rule is undone alone.
+TEST_P(StorageTest, AFailingWriteInABatchLeavesTheOthersCommitted) {
+  auto storage = open();
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(game("g1", "p1", "playing"), done); }));
+  std::vector<std::future<bool>> results;
+  for (const std::int64_t version : {1, 2, 2, 3}) {
+    auto promise = std::make_shared<std::promise<bool>>();
+    results.push_back(promise->get_future());
+    storage->append_action("g1", move(version, "r" + std::to_string(version)), {},
+                           [promise](bool ok) { promise->set_value(ok); });
+  }
+  EXPECT_TRUE(results[0].get());
+  EXPECT_TRUE(results[1].get());
+  EXPECT_FALSE(results[2].get()) << "version 2 a second time";
+  EXPECT_TRUE(results[3].get());
+  const auto actions = storage->load_actions("g1");
+  ASSERT_EQ(actions.size(), 3u);
+  EXPECT_EQ(actions[2].tokens, "r3");
+}
+
+TEST_P(StorageTest, SeatsBotsRoundsAndTheEndOfAGame) {
+  auto storage = open();
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p2", "Bo", std::string(64, 'b')}, done); }));
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(game("g1", "p1"), done); }));
+  EXPECT_TRUE(wait([&](auto done) { storage->take_seat("g1", 1, "p2", std::nullopt, done); }));
+  EXPECT_FALSE(wait([&](auto done) { storage->take_seat("g1", 2, "p2", std::nullopt, done); }))
+      << "one seat per player";
+  EXPECT_TRUE(wait([&](auto done) { storage->free_seat("g1", 1, done); }));
+  EXPECT_TRUE(wait([&](auto done) { storage->take_bot_seat("g1", 1, 3, "2026-01-01T00:01:00.000Z", done); }));
+  UpdateEffects effects;
+  effects.new_rounds = {{1, Json{{"winner", 0}}}};
+  effects.finished_at = "2026-01-01T00:02:00.000Z";
+  effects.result = Json{{"winner", 0}};
+  EXPECT_TRUE(wait([&](auto done) { storage->append_action("g1", move(1, "r4"), effects, done); }));
+  const auto loaded = storage->load_game("g1");
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->meta.status, "finished");
+  EXPECT_EQ(loaded->meta.started, "2026-01-01T00:01:00.000Z");
+  EXPECT_EQ(loaded->meta.result, (Json{{"winner", 0}}));
+  ASSERT_EQ(loaded->meta.seats.size(), 2u);
+  EXPECT_EQ(loaded->meta.seats[1].bot_level, 3);
+  EXPECT_TRUE(loaded->meta.seats[1].player_id.empty());
+  EXPECT_TRUE(storage->load_unfinished_games().empty());
+  EXPECT_TRUE(wait([&](auto done) { storage->delete_game("g1", done); }));
+  EXPECT_FALSE(storage->load_game("g1"));
+  EXPECT_TRUE(storage->load_actions("g1").empty()) << "moves go with their game";
+}
+
+TEST_P(StorageTest, PlayersAndTheLastAliveNote) {
+  auto storage = open();
+  EXPECT_EQ(storage->load_last_alive(), "");
+  EXPECT_TRUE(wait([&](auto done) { storage->note_alive("2026-01-01T00:00:00.000Z", done); }));
+  EXPECT_TRUE(wait([&](auto done) { storage->note_alive("2026-01-01T00:00:10.000Z", done); }));
+  EXPECT_EQ(storage->load_last_alive(), "2026-01-01T00:00:10.000Z");
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+  EXPECT_FALSE(wait([&](auto done) { storage->create_player({"p2", "Eve", std::string(64, 'a')}, done); }))
+      << "token hashes are unique";
+  EXPECT_EQ(storage->load_players().size(), 1u);
+  const auto found = storage->load_player_by_token_hash(std::string(64, 'a'));
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->name, "Ada");
+  EXPECT_FALSE(storage->load_player_by_token_hash(std::string(64, 'c')));
+}
+
+// The history list: filters, privacy and paging (absent filters are bound as NULL).
+TEST_P(StorageTest, ListGamesFiltersAndPages) {
+  auto storage = open();
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p2", "Bo", std::string(64, 'b')}, done); }));
+  for (int i = 1; i <= 5; ++i)
+    ASSERT_TRUE(wait([&](auto done) { storage->create_game(game("g" + std::to_string(i), i % 2 ? "p1" : "p2", "playing"), done); }));
+  GameMeta hidden = game("secret", "p2", "playing");
+  hidden.is_private = true;
+  hidden.invite = "inv";
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(hidden, done); }));
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(game("waiting", "p1"), done); }));
+
+  GameQuery all;
+  all.limit = 3;
+  const auto first = storage->list_games(all);
+  ASSERT_EQ(first.games.size(), 3u);
+  EXPECT_EQ(first.games[0].id, "g5") << "newest first; waiting and other people's private rooms are not listed";
+  ASSERT_TRUE(first.next);
+  all.before = first.next;
+  const auto second = storage->list_games(all);
+  ASSERT_EQ(second.games.size(), 2u);
+  EXPECT_EQ(second.games[1].id, "g1");
+  EXPECT_FALSE(second.next);
+
+  GameQuery by_name;
+  by_name.player_name = "Bo";
+  by_name.viewer_id = "p2";
+  const auto bo = storage->list_games(by_name);
+  ASSERT_EQ(bo.games.size(), 3u) << "g2, g4 and his own private game";
+  EXPECT_EQ(bo.games[0].id, "secret");
+  EXPECT_EQ(bo.games[0].invite, "inv");
+  GameQuery finished;
+  finished.status = "finished";
+  finished.game = "cups";
+  EXPECT_TRUE(storage->list_games(finished).games.empty());
+}
+
+TEST(PostgresText, UrlsParametersAndLogs) {
+  EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
+  EXPECT_TRUE(is_postgres_url("postgres://h/db"));
+  EXPECT_FALSE(is_postgres_url("mancala.db"));
+  EXPECT_FALSE(is_postgres_url(":memory:"));
+  EXPECT_EQ(to_postgres_parameters("a = ?1 AND b IN (?2, ?12) AND c = '?'"), "a = $1 AND b IN ($2, $12) AND c = '?'");
+  EXPECT_EQ(without_password("postgresql://mancala:s3cret@db:5432/m"), "postgresql://mancala:***@db:5432/m");
+  EXPECT_EQ(without_password("postgresql://mancala@db:5432/m"), "postgresql://mancala@db:5432/m");
+  EXPECT_EQ(without_password("postgresql://db:5432/m"), "postgresql://db:5432/m");
+  EXPECT_EQ(without_password("games.db"), "games.db");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StorageTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& test) { return test.param; });
+
+}  // namespace
+}  // namespace mancala::server
