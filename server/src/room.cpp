@@ -184,10 +184,10 @@ void Room::rematch(Caller caller) {
 
 void Room::welcome_rematch(std::vector<Caller> members) {
   serially(std::nullopt, [this, members = std::move(members)] {
-    for (const auto& caller : members) {
-      add_member(caller, seat_of(caller.player));
-      reply_room(caller);
-    }
+    // Everyone joins before anyone hears of the room, so the first message already shows
+    // every player of the rematch connected.
+    for (const auto& caller : members) add_member(caller, seat_of(caller.player));
+    for (const auto& caller : members) reply_room(caller);
     arm_clock();
     let_bot_think();
   });

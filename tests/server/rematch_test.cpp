@@ -85,6 +85,9 @@ TEST(Rematch, TwoPlayersGetANewRoomWithTheSeatsRotated) {
   EXPECT_EQ(fresh["clock"]["running"], to_move) << "a new clock, running for the seat to move";
   EXPECT_EQ(fresh["clock"]["remaining_ms"][1 - to_move], 180000);
   expect_rotated(old_room, fresh);
+  for (const Json& room : rooms)
+    for (const Json& seat : room["seats"])
+      EXPECT_TRUE(seat["connected"].get<bool>()) << "the first message of the rematch shows both players here";
 
   // The old room now names the rematch, and the new game is played from there.
   for (auto& client : table.clients) {
