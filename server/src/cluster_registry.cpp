@@ -1,5 +1,7 @@
 #include "cluster_registry.hpp"
 
+#include "pg_schema.hpp"
+
 namespace mancala::server {
 namespace {
 
@@ -28,6 +30,7 @@ constexpr const char* kLive = "(SELECT id FROM cluster_processes WHERE lease_unt
 
 ClusterRegistry::ClusterRegistry(const std::string& url, std::string process_id, std::chrono::milliseconds lease)
     : db_(url), process_id_(std::move(process_id)), lease_ms_(lease.count()) {
+  migrate_postgres(db_);  // room_owners refers to games; a no-op when the schema is current
   db_.execute(kTables);
 }
 
@@ -72,6 +75,8 @@ std::optional<std::string> ClusterRegistry::owner_of(const std::string& game_id)
 std::vector<std::string> ClusterRegistry::take_over_rooms_of_dead_processes() {
   auto taken = db_.prepare(std::string(
       "UPDATE room_owners SET process_id = ?1 WHERE process_id NOT IN ") + kLive +
+      // finished games keep their owner row but need no owner any more
+      " AND game_id IN (SELECT id FROM games WHERE status <> 'finished')"
       " AND EXISTS (SELECT 1 FROM cluster_processes WHERE id = ?1 AND lease_until > now()) "
       "RETURNING game_id");
   taken.bind(1, process_id_);

@@ -28,12 +28,15 @@ class ClusterRegistry {
   bool claim(const std::string& game_id);
   // The live process that owns the room, if any.
   std::optional<std::string> owner_of(const std::string& game_id);
-  // Takes every room whose owner's lease ran out (only while our own lease holds); their ids.
+  // Takes every unfinished room whose owner's lease ran out (only while our own lease holds);
+  // their ids.
   std::vector<std::string> take_over_rooms_of_dead_processes();
   // Live processes and their addresses.
   std::vector<std::pair<std::string, std::string>> live_processes();
   // A graceful stop: the row goes, so the others may take the rooms at once.
   void leave();
+  // After a PostgreSQL restart or a network cut: the next statement runs on a fresh session.
+  void reconnect_if_broken() { db_.reconnect_if_broken(); }
 
  private:
   PgConnection db_;

@@ -51,35 +51,98 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
 
 Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_}; }
 
-void Hub::restore_rooms() {
+void Hub::restore_rooms(const std::function<bool(const std::string& room_id)>& take) {
   int restored = 0;
   const std::string alive = storage_.load_last_alive();
-  for (auto& stored : storage_.load_unfinished_games()) {
+  for (auto& stored : storage_.load_unfinished_games())
+    if ((!take || take(stored.meta.id)) && restore_room(stored, alive)) ++restored;
+  log_info("rooms_restored", {{"rooms", restored}});
+}
+
+std::vector<std::string> Hub::take_over_rooms(const std::vector<std::string>& room_ids) {
+  std::vector<std::string> unread;
+  std::string alive;  // unknown: clocks are not charged for the gap (the rooms are ours now, whatever fails)
+  try {
+    alive = storage_.load_last_alive();
+  } catch (const std::exception& e) {
+    log_error("alive_not_read", {{"message", e.what()}});
+  }
+  for (const auto& id : room_ids) {
     try {
-      std::vector<PlayerRef> seats(static_cast<std::size_t>(opening(stored.meta).game().players()));
-      for (const auto& seat : stored.meta.seats) {
-        if (seat.bot_level > 0) continue;  // the room seats its computer players itself
-        auto player = players_.find(seat.player_id);
-        if (!player || seat.seat < 0 || static_cast<std::size_t>(seat.seat) >= seats.size())
-          throw std::runtime_error("seat " + std::to_string(seat.seat) + " does not fit the game");
-        seats[static_cast<std::size_t>(seat.seat)] = std::move(player);
+      if (find_room(id)) continue;  // ours already
+      const auto stored = storage_.load_game(id);
+      if (!stored || stored->meta.status == "finished") continue;  // nothing left to play
+      load_missing_players(*stored);
+      if (const auto room = restore_room(*stored, alive)) {
+        log_info("room_taken_over", {{"room", id}});
+        attach_connected_players(room);
       }
-      Match match = replay(stored.meta, stored.actions);
-      const std::int64_t version = stored.actions.empty() ? 0 : stored.actions.back().version;
-      // The clock as last stored, charged up to the last moment the server was known to run.
-      const Json clock_view = charged_until(
-          stored.actions.empty() ? opening_clock_view(stored.meta, match) : stored.actions.back().clock, alive);
-      auto room = std::make_shared<Room>(services(), stored.meta, std::move(match), version, seats, clock_view);
-      add_room(room);
-      for (const auto& player : seats)
-        if (player) seat_index(player->id, room->id(), true);
-      room->resume_after_restart();
-      ++restored;
     } catch (const std::exception& e) {
-      log_error("room_not_restored", {{"room", stored.meta.id}, {"message", e.what()}});
+      log_error("room_not_taken_over", {{"room", id}, {"message", e.what()}});
+      unread.push_back(id);
     }
   }
-  log_info("rooms_restored", {{"rooms", restored}});
+  return unread;
+}
+
+void Hub::attach_connected_players(const std::shared_ptr<Room>& room) {
+  std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> seated;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, entry] : hello_players_) {
+      const auto rooms = seated_rooms_.find(entry.second->id);
+      if (rooms == seated_rooms_.end() || !rooms->second.contains(room->id())) continue;
+      if (auto connection = entry.first.lock()) seated.emplace_back(std::move(connection), entry.second);
+    }
+  }
+  for (auto& [connection, player] : seated)
+    room->attach(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_});
+}
+
+// The dead process may have created players after this one loaded them at start.
+void Hub::load_missing_players(const StoredGame& stored) {
+  for (const auto& seat : stored.meta.seats) {
+    if (seat.bot_level > 0 || players_.find(seat.player_id)) continue;
+    for (const auto& player : storage_.load_players())
+      if (!players_.find(player.id)) players_.load({player});
+    return;
+  }
+}
+
+std::shared_ptr<Room> Hub::restore_room(const StoredGame& stored, const std::string& last_alive) {
+  try {
+    std::vector<PlayerRef> seats(static_cast<std::size_t>(opening(stored.meta).game().players()));
+    for (const auto& seat : stored.meta.seats) {
+      if (seat.bot_level > 0) continue;  // the room seats its computer players itself
+      auto player = players_.find(seat.player_id);
+      if (!player || seat.seat < 0 || static_cast<std::size_t>(seat.seat) >= seats.size())
+        throw std::runtime_error("seat " + std::to_string(seat.seat) + " does not fit the game");
+      seats[static_cast<std::size_t>(seat.seat)] = std::move(player);
+    }
+    Match match = replay(stored.meta, stored.actions);
+    const std::int64_t version = stored.actions.empty() ? 0 : stored.actions.back().version;
+    // The clock as last stored, charged up to the last moment the server was known to run.
+    const Json clock_view = charged_until(
+        stored.actions.empty() ? opening_clock_view(stored.meta, match) : stored.actions.back().clock, last_alive);
+    auto room = std::make_shared<Room>(services(), stored.meta, std::move(match), version, seats, clock_view);
+    add_room(room);
+    for (const auto& player : seats)
+      if (player) seat_index(player->id, room->id(), true);
+    room->resume_after_restart();
+    return room;
+  } catch (const std::exception& e) {
+    log_error("room_not_restored", {{"room", stored.meta.id}, {"message", e.what()}});
+    return nullptr;
+  }
+}
+
+// Several processes: a token made on another process is found in the database. (A blocking
+// read on this thread, once per such player and process; the directory keeps him after.)
+PlayerRef Hub::load_player_by_token(const std::string& token) {
+  const auto stored = storage_.load_player_by_token_hash(to_hex(sha256(token)));
+  if (!stored) return nullptr;
+  players_.load({*stored});
+  return players_.find_by_token(token);
 }
 
 // ---- connections -----------------------------------------------------------------------
@@ -94,6 +157,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     const std::lock_guard lock(mutex_);
     connections_.erase(connection.get());
     lobby_watchers_.erase(connection.get());
+    hello_players_.erase(connection.get());
   }
   for (const auto& room : connection->close_and_take_rooms()) room->drop(connection);
 }
@@ -112,6 +176,16 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
                 const protocol::Hello& hello, std::function<void(PlayerRef)> done) {
   if (!hello.token.empty()) {
     auto player = players_.find_by_token(hello.token);
+    if (!player && shared_database_) {
+      try {
+        player = load_player_by_token(hello.token);
+      } catch (const std::exception& e) {  // not "bad token": the player would start anew
+        log_error("player_not_loaded", {{"message", e.what()}});
+        metrics_.count_error(Code::internal);
+        connection->send(protocol::write_error(id, {Code::internal, "the player could not be looked up; try again", {}}));
+        return done(nullptr);
+      }
+    }
     if (!player) {
       metrics_.count_error(Code::bad_token);
       connection->send(protocol::write_error(id, {Code::bad_token, "no player has this token; say hello with a name to start anew", {}}));
@@ -123,6 +197,7 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
     std::vector<std::shared_ptr<Room>> rooms;
     {
       const std::lock_guard lock(mutex_);
+      if (shared_database_) hello_players_[connection.get()] = {connection, player};  // before the lookup: no take-over falls between
       if (const auto it = seated_rooms_.find(player->id); it != seated_rooms_.end())
         for (const auto& room_id : it->second)
           if (const auto room = rooms_.find(room_id); room != rooms_.end()) rooms.push_back(room->second);

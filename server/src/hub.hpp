@@ -28,10 +28,16 @@ class Hub {
   Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics,
       BotPool& bot_pool);
 
-  // Rebuilds every unfinished game from the database (at start, before listening).
-  void restore_rooms();
+  // Rebuilds every unfinished game from the database (at start, before listening). With
+  // several processes, only the rooms `take` accepts (it claims them for this process).
+  void restore_rooms(const std::function<bool(const std::string& room_id)>& take = nullptr);
+  // Rebuilds rooms this process just took over from a dead one, exactly as restore_rooms does.
+  // Any thread. Returns the ones that could not be read from the database (to try again).
+  std::vector<std::string> take_over_rooms(const std::vector<std::string>& room_ids);
   // Game clocks and grace times run `speed` times faster (tests only); before restore_rooms.
   void set_clock_speed(double speed) { time_ = TimeSource(speed); }
+  // Other processes share the database (PostgreSQL cluster): tokens unknown here are looked up.
+  void share_database_with_other_processes() { shared_database_ = true; }
   // Notes in the database that the server runs, now and every `interval` (a restart charges
   // running clocks up to the last note); note_alive once more when stopping.
   void note_alive_every(std::chrono::seconds interval);
@@ -65,6 +71,13 @@ class Hub {
   void expire_waiting_rooms_after(std::chrono::seconds ttl);
 
  private:
+  // One stored game as a live room; null (logged) when it cannot be rebuilt.
+  std::shared_ptr<Room> restore_room(const StoredGame& stored, const std::string& last_alive);
+  // A player another process created after this one loaded its players (null if none).
+  PlayerRef load_player_by_token(const std::string& token);
+  void load_missing_players(const StoredGame& stored);
+  // Sends the room to its seated players connected here (after a take-over).
+  void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);
   bool reserve_room_for(const std::string& player_id);  // false at the cap
   // The creation reserve_room_for allowed is over; `created_room` is null when it failed.
@@ -85,6 +98,7 @@ class Hub {
   Metrics& metrics_;
   BotPool& bot_pool_;
   TimeSource time_;
+  bool shared_database_ = false;
 
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
@@ -97,6 +111,9 @@ class Hub {
   std::uint64_t next_listing_ = 0;
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> lobby_watchers_;
+  // Several processes: who said hello on which connection, so that a room taken over from a
+  // dead process reaches its players who reconnected here before the take-over.
+  std::unordered_map<const Connection*, std::pair<std::weak_ptr<Connection>, PlayerRef>> hello_players_;
 
   // Lobby broadcasts are coalesced: changes within kLobbyDelay go out as one `rooms` message.
   net::strand<net::io_context::executor_type> lobby_strand_;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "bot_pool.hpp"
+#include "cluster_membership.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
 #include "listener.hpp"
@@ -65,7 +66,12 @@ int run_server(const Config& config) {
   }
 
   Metrics metrics;
-  const auto opened = Storage::open(config.db, metrics.commit_latency);  // SQLite or PostgreSQL
+  // PostgreSQL may be shared by several processes: each owns its rooms through the registry.
+  // The membership comes first, so that the registry's tables exist before the first write.
+  std::unique_ptr<ClusterMembership> membership;
+  if (is_postgres_url(config.db))
+    membership = std::make_unique<ClusterMembership>(config.db, std::chrono::milliseconds(config.lease_ms));
+  const auto opened = Storage::open(config.db, metrics.commit_latency, membership ? membership->process_id() : "");
   Storage& storage = *opened;
   PlayerDirectory players;
   players.load(storage.load_players());
@@ -76,7 +82,12 @@ int run_server(const Config& config) {
   Hub hub(io, storage, players, metrics, bot_pool);
   metrics.room_counts = [&hub] { return hub.room_counts(); };
   hub.set_clock_speed(config.clock_speed);
-  hub.restore_rooms();
+  if (membership) {
+    hub.share_database_with_other_processes();
+    hub.restore_rooms([&membership](const std::string& room_id) { return membership->claim(room_id); });
+  } else {
+    hub.restore_rooms();
+  }
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
@@ -97,6 +108,10 @@ int run_server(const Config& config) {
   signals.async_wait([&](const error_code& error, int) {
     if (!error) stop_gracefully(io, *listener, hub, metrics);
   });
+  if (membership)  // after the handler above: a lost lease stops the process gracefully
+    membership->start(endpoint.address().to_string() + ":" + std::to_string(endpoint.port()),
+                      {[&hub](const std::vector<std::string>& rooms) { return hub.take_over_rooms(rooms); },
+                       [] { std::raise(SIGTERM); }});
 
   std::vector<std::thread> threads;
   for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
@@ -105,6 +120,9 @@ int run_server(const Config& config) {
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
+  // Only now, with every queued move committed: leave the registry, so the others take our rooms
+  // at their next renewal instead of after the lease.
+  if (membership) membership->stop();
   metrics.room_counts = nullptr;
   log_info("stopped");
   return 0;

@@ -1,9 +1,7 @@
 #include "storage.hpp"
 
-#include <chrono>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 #include "database.hpp"
 #include "group_commit_writer.hpp"
@@ -217,6 +215,18 @@ void insert_seat(Connection& db, const std::string& game_id, const StoredSeat& s
       .run();
 }
 
+// The write fence (several processes): the owner row must still name this process. FOR SHARE
+// holds it until the commit, so a survivor's take-over (an UPDATE of that row) waits for this
+// move and then rebuilds the room with it; a process that already lost the room writes nothing.
+template <class Connection>
+void check_still_owner(Connection& db, const std::string& game_id, const std::string& owner) {
+  auto row = db.prepare("SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 FOR SHARE");
+  row.bind(1, game_id).bind(2, owner);
+  if (!row.step())
+    throw SqlError("room " + game_id + " is no longer owned by process " + owner +
+                   " (its lease ran out and another process took the room); the move is refused");
+}
+
 // What differs between the two databases: opening and migrating the writer, opening readers.
 struct SqliteDialect {
   using Connection = Database;
@@ -224,30 +234,11 @@ struct SqliteDialect {
   static Database open_reader(const std::string& path) { return Database(path, /*create=*/false); }
 };
 
-// Until rooms have one owner process each (issue 19, stage 2), two servers on one database
-// would both restore and write the same rooms. The writer's session holds this advisory lock,
-// so a second server refuses to start. PostgreSQL releases it when the session ends, also when
-// the process was killed; a restart right after a SIGKILL retries while the old session closes.
-// (A writer that reconnects after losing its session does not take the lock again: a guard
-// against a mistake at start, not a fence.)
-void lock_database_for_this_process(PgConnection& db) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (true) {
-    auto locked = db.prepare("SELECT pg_try_advisory_lock(7358211905)");
-    if (locked.step() && locked.text(0) == "t") return;
-    if (std::chrono::steady_clock::now() >= deadline)
-      throw SqlError("another mancala-server is using this PostgreSQL database; give each server "
-                     "its own database (several processes on one database are not supported yet)");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-}
-
 struct PostgresDialect {
   using Connection = PgConnection;
   static PgConnection open_writer(const std::string& url) {
     PgConnection db(url);
     migrate_postgres(db);
-    lock_database_for_this_process(db);
     return db;
   }
   static PgConnection open_reader(const std::string& url) { return PgConnection(url); }
@@ -260,7 +251,7 @@ class SqlStorage final : public Storage {
  public:
   using Connection = typename Dialect::Connection;
 
-  SqlStorage(const std::string& path, Histogram& commit_latency);
+  SqlStorage(const std::string& path, Histogram& commit_latency, std::string room_owner);
   ~SqlStorage() override { stop(); }
 
   void create_player(StoredPlayer player, Done done) override;
@@ -290,6 +281,7 @@ class SqlStorage final : public Storage {
   void read(const std::function<void(Connection&)>& read);
 
   std::string path_;
+  std::string room_owner_;  // empty: one process, no owner rows and no fence
   bool in_memory_;
   std::unique_ptr<BasicGroupCommitWriter<Connection>> writer_;
   std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite files only
@@ -298,8 +290,9 @@ class SqlStorage final : public Storage {
 };
 
 template <class Dialect>
-SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_latency)
+SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_latency, std::string room_owner)
     : path_(path),
+      room_owner_(std::move(room_owner)),
       in_memory_(path == ":memory:"),
       writer_(std::make_unique<BasicGroupCommitWriter<Connection>>(Dialect::open_writer(path), commit_latency)) {
   if constexpr (std::is_same_v<Connection, Database>)
@@ -349,7 +342,7 @@ void SqlStorage<Dialect>::create_player(StoredPlayer player, Done done) {
 template <class Dialect>
 void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
   writer_->submit(
-      [meta = std::move(meta)](Connection& db) {
+      [meta = std::move(meta), owner = room_owner_](Connection& db) {
         db.prepare(
               "INSERT INTO games (id, game, options, draws, private, invite, grace_seconds, "
               "status, created, started, clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
@@ -366,6 +359,8 @@ void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
             .bind(11, meta.clock.is_null() ? std::optional<std::string>() : to_json_text(meta.clock))
             .run();
         for (const auto& seat : meta.seats) insert_seat(db, meta.id, seat);
+        if (!owner.empty())  // the room is this process's from its first moment
+          db.prepare("INSERT INTO room_owners (game_id, process_id) VALUES (?1, ?2)").bind(1, meta.id).bind(2, owner).run();
       },
       std::move(done));
 }
@@ -418,8 +413,9 @@ template <class Dialect>
 void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<const StoredAction> shared,
                             UpdateEffects effects, Done done) {
   writer_->submit(
-      [game_id = std::move(game_id), shared = std::move(shared),
-       effects = std::move(effects)](Connection& db) {
+      [game_id = std::move(game_id), shared = std::move(shared), effects = std::move(effects),
+       owner = room_owner_](Connection& db) {
+        if (!owner.empty()) check_still_owner(db, game_id, owner);
         const StoredAction& action = *shared;
         // UNIQUE (game_id, version) makes a second write of one version impossible. Rows are
         // appended in commit order, so a commit dirties few table pages.
@@ -582,9 +578,11 @@ bool SqlStorage<Dialect>::healthy() {
 
 }  // namespace
 
-std::unique_ptr<Storage> Storage::open(const std::string& db, Histogram& commit_latency) {
-  if (is_postgres_url(db)) return std::make_unique<SqlStorage<PostgresDialect>>(db, commit_latency);
-  return std::make_unique<SqlStorage<SqliteDialect>>(db, commit_latency);
+std::unique_ptr<Storage> Storage::open(const std::string& db, Histogram& commit_latency,
+                                       const std::string& room_owner) {
+  if (is_postgres_url(db)) return std::make_unique<SqlStorage<PostgresDialect>>(db, commit_latency, room_owner);
+  if (!room_owner.empty()) throw SqlError("several processes need PostgreSQL; a SQLite file has one server");
+  return std::make_unique<SqlStorage<SqliteDialect>>(db, commit_latency, "");
 }
 
 void Storage::backup(const std::string& path, const std::string& target) {

@@ -50,7 +50,13 @@ class Storage {
 
   // Opens `db` — a SQLite file name, ":memory:", or a postgresql:// URL — and brings its schema
   // up to date. Throws SqlError with what went wrong.
-  static std::unique_ptr<Storage> open(const std::string& db, Histogram& commit_latency);
+  // `room_owner` (PostgreSQL, several processes; see cluster_registry.hpp): this process's id.
+  // Then every game it creates gets an owner row naming it, in the same transaction, and every
+  // append checks in its own transaction that the row still names it (the write fence: a
+  // process whose rooms moved on cannot add a move). The registry creates that table, so it
+  // must exist before the first write.
+  static std::unique_ptr<Storage> open(const std::string& db, Histogram& commit_latency,
+                                       const std::string& room_owner = "");
   // A consistent copy of the SQLite database at `path` into the new file `target` (VACUUM INTO).
   // PostgreSQL has its own tools for that (pg_dump), which the error message names.
   static void backup(const std::string& path, const std::string& target);

@@ -16,20 +16,23 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// A game row, as a room's creation stores it; true once committed.
+bool store_game(Storage& storage, const std::string& id) {
+  GameMeta meta;
+  meta.id = id;
+  meta.game = "cups";
+  meta.created = "2026-01-01T00:00:00.000Z";
+  std::promise<bool> stored;
+  storage.create_game(meta, [&](bool ok) { stored.set_value(ok); });
+  return stored.get_future().get();
+}
+
 // A database with the game rows the owner rows refer to.
 std::string database_with_games(const std::vector<std::string>& ids) {
   const std::string db = testing::TempPostgres::shared().create_database();
   Histogram latency;
   auto storage = Storage::open(db, latency);
-  for (const auto& id : ids) {
-    GameMeta meta;
-    meta.id = id;
-    meta.game = "cups";
-    meta.created = "2026-01-01T00:00:00.000Z";
-    std::promise<bool> stored;
-    storage->create_game(meta, [&](bool ok) { stored.set_value(ok); });
-    EXPECT_TRUE(stored.get_future().get());
-  }
+  for (const auto& id : ids) EXPECT_TRUE(store_game(*storage, id));
   return db;
 }
 
@@ -81,6 +84,38 @@ TEST(ClusterRegistry, AGracefulStopFreesTheRoomsAtOnce) {
   a.leave();
   EXPECT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_EQ(b.live_processes(), (std::vector<std::pair<std::string, std::string>>{{"b", "b:1"}}));
+}
+
+// Storage's write fence: a game created by a process gets its owner row in the same
+// transaction, and once the room has moved to another process its appends are refused.
+bool append_move(Storage& storage, const std::string& game_id, std::int64_t version) {
+  auto action = std::make_shared<StoredAction>();
+  action->version = version;
+  action->kind = "move";
+  action->seat = 0;
+  action->tokens = "a";
+  action->at = "2026-01-01T00:00:01.000Z";
+  std::promise<bool> stored;
+  storage.append_action(game_id, action, {}, [&](bool ok) { stored.set_value(ok); });
+  return stored.get_future().get();
+}
+
+TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotAppendMoves) {
+  const std::string db = testing::TempPostgres::shared().create_database();
+  ClusterRegistry a(db, "a", 1000ms);  // creates the registry's tables
+  ClusterRegistry b(db, "b", 60s);
+  a.register_self("a:1");
+  b.register_self("b:1");
+  Histogram latency;
+  auto storage = Storage::open(db, latency, "a");
+  ASSERT_TRUE(store_game(*storage, "g1"));
+  EXPECT_EQ(b.owner_of("g1"), "a") << "created rooms are owned by their creator";
+  EXPECT_TRUE(append_move(*storage, "g1", 1));
+
+  std::this_thread::sleep_for(1200ms);  // a's lease runs out
+  ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
+  EXPECT_FALSE(append_move(*storage, "g1", 2)) << "the old owner is fenced off";
+  EXPECT_EQ(storage->load_actions("g1").size(), 1u);
 }
 
 }  // namespace
