@@ -12,20 +12,6 @@
 namespace mancala::testing {
 namespace {
 
-// Every seat of `table` says hello again on `port` with its token and gets its room back at the
-// exact version and state.
-void reconnect_all(Table& table, unsigned short port) {
-  for (std::size_t seat = 0; seat < table.clients.size(); ++seat) {
-    table.clients[seat] = std::make_unique<Client>(port);
-    const Json welcome = table.clients[seat]->request({{"type", "hello"}, {"token", table.tokens[seat]}});
-    ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
-    const Json room = table.clients[seat]->wait_for_type("room");
-    EXPECT_EQ(room["room"]["id"], table.room);
-    EXPECT_EQ(room["room"]["version"], table.version) << "resumes at the exact version";
-    EXPECT_EQ(room["room"]["state"], table.state) << "in the exact state";
-  }
-}
-
 // The moves the history API holds for the room, in order.
 std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
   std::string body;

@@ -45,6 +45,18 @@ Json wait_update(Client& client, std::int64_t version) {
   });
 }
 
+void reconnect_all(Table& table, unsigned short port) {
+  for (std::size_t seat = 0; seat < table.clients.size(); ++seat) {
+    table.clients[seat] = std::make_unique<Client>(port);
+    const Json welcome = table.clients[seat]->request({{"type", "hello"}, {"token", table.tokens[seat]}});
+    ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+    const Json room = table.clients[seat]->wait_for_type("room");
+    EXPECT_EQ(room["room"]["id"], table.room);
+    EXPECT_EQ(room["room"]["version"], table.version) << "resumes at the exact version";
+    EXPECT_EQ(room["room"]["state"], table.state) << "in the exact state";
+  }
+}
+
 namespace {
 
 // Every client got `version`; their copies agree with `expected` (the id aside).
