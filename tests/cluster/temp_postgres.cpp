@@ -1,5 +1,7 @@
 #include "temp_postgres.hpp"
 
+#include "../server/temp_path.hpp"
+
 #include <netinet/in.h>
 #include <pwd.h>
 #include <sys/prctl.h>
@@ -68,9 +70,7 @@ std::string read_file(const fs::path& path) {
 }  // namespace
 
 TempPostgres::TempPostgres() : bin_(find_bin()) {
-  char pattern[] = "/tmp/mancala-pg-XXXXXX";
-  if (!::mkdtemp(pattern)) throw std::runtime_error("cannot create a temporary folder for PostgreSQL");
-  dir_ = pattern;
+  dir_ = make_temp_dir("mancala-pg");
   as_nobody_ = ::geteuid() == 0;
   if (as_nobody_) {
     const passwd* nobody = ::getpwnam("nobody");

@@ -1,5 +1,7 @@
 #include "harness.hpp"
 
+#include "temp_path.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -32,12 +34,7 @@ using tcp = net::ip::tcp;
 
 namespace {
 
-std::string temp_log_path() {
-  char path[] = "/tmp/mancala-server-test-XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd >= 0) close(fd);
-  return path;
-}
+std::string temp_log_path() { return make_temp_file("mancala-server-test"); }
 
 pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd) {
   const pid_t pid = fork();
@@ -308,11 +305,7 @@ int raw_http(unsigned short port, const std::string& request, std::string* body)
   return static_cast<int>(parser.get().result_int());
 }
 
-TempDir::TempDir() {
-  char path[] = "/tmp/mancala-test-XXXXXX";
-  if (!mkdtemp(path)) throw std::runtime_error("cannot make a folder under /tmp");
-  path_ = path;
-}
+TempDir::TempDir() : path_(make_temp_dir("mancala-test")) {}
 
 TempDir::~TempDir() { std::filesystem::remove_all(path_); }
 

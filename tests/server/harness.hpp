@@ -89,7 +89,7 @@ int http_get(unsigned short port, const std::string& target, std::string* body,
 // status, or 0 when the server closed the connection without answering.
 int raw_http(unsigned short port, const std::string& request, std::string* body = nullptr);
 
-// A folder of its own under /tmp for a test's database files, removed with everything in it.
+// A folder of its own in the temporary directory ($TMPDIR or /tmp) for a test's database files, removed with everything in it.
 class TempDir {
  public:
   TempDir();

@@ -99,9 +99,8 @@ TEST(PlexRace, UnclaimedWindowFallsToTheMover) {
 TEST(PlexRace, AWindowOpenAtACrashIsOpenedAgainAfterTheRestart) {
   const GameType* type = plex_game();
   if (!type) GTEST_SKIP() << "no registered game has a Plex! race yet";
-  char dir[] = "/tmp/mancala-plex-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string db = std::string(dir) + "/plex.db";
+  const TempDir dir;
+  const std::string db = dir.file("plex.db");
   auto server = std::make_unique<ServerProcess>(db);
   Json options = fast_plex_options(*type);
   options["plex_window_ms"] = 3000;  // time to restart and reconnect
@@ -125,8 +124,7 @@ TEST(PlexRace, AWindowOpenAtACrashIsOpenedAgainAfterTheRestart) {
   ASSERT_EQ(won["type"], "update") << won.dump();
   EXPECT_EQ(won["version"], table.version + 1);
   EXPECT_EQ(won["events"][0]["winner"], 1);
-  server.reset();
-  std::filesystem::remove_all(dir);
+  server.reset();  // before the folder goes
 }
 
 TEST(PlexRace, ClaimsOutsideTheWindowAreRefused) {
