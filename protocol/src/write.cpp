@@ -30,7 +30,9 @@ Json to_json(const RoomSummary& summary) {
   return Json{{"id", summary.id},         {"game", summary.game},
               {"options", summary.options}, {"status", summary.status},
               {"seats", std::move(seats)}, {"spectators", summary.spectators},
-              {"time_control", summary.time_control}};
+              {"time_control", summary.time_control},
+              {"host", summary.host.empty() ? Json() : Json(summary.host)},
+              {"created", summary.created}};
 }
 
 Json to_json(const RoomView& room) {

@@ -78,6 +78,10 @@ const char* const kMigrations[] = {
         at TEXT NOT NULL
       );
     )sql",
+    // 4: the player who created each room (see SQLite's migration 4).
+    R"sql(
+      ALTER TABLE games ADD COLUMN host TEXT REFERENCES players(id);
+    )sql",
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

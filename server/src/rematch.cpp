@@ -21,6 +21,8 @@ RematchSetup rematch_setup(const GameMeta& old, const std::vector<PlayerRef>& pl
   meta.clock = old.clock;
   meta.status = "playing";
   meta.created = now;
+  meta.host_id = old.host_id;  // the same table, the same host
+  meta.host_name = old.host_name;
   meta.started = now;
   const int seats = static_cast<int>(players.size());
   out.players.resize(players.size());

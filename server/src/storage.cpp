@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 #include "database.hpp"
 #include "group_commit_writer.hpp"
@@ -99,6 +100,11 @@ const char* const kMigrations[] = {
         at TEXT NOT NULL
       );
     )sql",
+    // 4: the player who created each room, which the lobby shows as its host. Older rows keep
+    // NULL: their host is not known.
+    R"sql(
+      ALTER TABLE games ADD COLUMN host TEXT REFERENCES players(id);
+    )sql",
 };
 
 void migrate(Database& db) {
@@ -140,11 +146,11 @@ Database open_writer(const std::string& path) {
   return db;
 }
 
-// Columns 0..12 of kGameColumns.
+// Columns 0..14 of kGameColumns.
 constexpr const char* kGameColumns =
     "g.id, g.game, g.options, g.draws, g.private, g.invite, g.grace_seconds, g.status, g.created, "
-    "g.started, g.finished, g.result, g.clock";
-constexpr int kGameColumnCount = 13;
+    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host)";
+constexpr int kGameColumnCount = 15;
 
 template <class Row>
 Json json_or_null(const Row& row, int column) {
@@ -167,6 +173,8 @@ GameMeta read_meta(const Row& row) {
   meta.finished = row.text(10);
   meta.result = row.is_null(11) ? Json() : Json::parse(row.text(11));
   meta.clock = json_or_null(row, 12);
+  meta.host_id = row.text(13);
+  meta.host_name = row.text(14);
   return meta;
 }
 
@@ -307,6 +315,7 @@ void SqlStorage<Dialect>::stop() {
 
 template <class Dialect>
 void SqlStorage<Dialect>::read(const std::function<void(Connection&)>& read) {
+  if (const auto delay = read_delay(); delay.count() > 0) std::this_thread::sleep_for(delay);  // tests only
   if (in_memory_) {
     writer_->run_and_wait(read);
     return;
@@ -345,7 +354,7 @@ void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
       [meta = std::move(meta), owner = room_owner_](Connection& db) {
         db.prepare(
               "INSERT INTO games (id, game, options, draws, private, invite, grace_seconds, "
-              "status, created, started, clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+              "status, created, started, clock, host) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
             .bind(1, meta.id)
             .bind(2, meta.game)
             .bind(3, to_json_text(meta.options))
@@ -357,6 +366,7 @@ void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
             .bind(9, meta.created)
             .bind(10, meta.started.empty() ? std::optional<std::string>() : meta.started)
             .bind(11, meta.clock.is_null() ? std::optional<std::string>() : to_json_text(meta.clock))
+            .bind(12, meta.host_id.empty() ? std::optional<std::string>() : meta.host_id)
             .run();
         for (const auto& seat : meta.seats) insert_seat(db, meta.id, seat);
         if (!owner.empty())  // the room is this process's from its first moment

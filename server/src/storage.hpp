@@ -4,6 +4,8 @@
 // processes sharing one database). Writes go to one group-commit writer and report on its
 // thread once durable; reads use their own connections, except for a SQLite :memory: database,
 // whose reads run on the writer thread. Both keep the same schema, migrated at start.
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -92,6 +94,16 @@ class Storage {
 
   // Commits what is queued and closes the writer.
   virtual void stop() = 0;
+
+  // Tests only (`--test-read-delay-ms`): every read waits this long first, so that a test can
+  // show that no network thread and no room waits for a read.
+  void delay_reads(std::chrono::milliseconds delay) { read_delay_ms_ = delay.count(); }
+
+ protected:
+  std::chrono::milliseconds read_delay() const { return std::chrono::milliseconds(read_delay_ms_.load()); }
+
+ private:
+  std::atomic<std::int64_t> read_delay_ms_{0};
 };
 
 }  // namespace mancala::server

@@ -28,6 +28,10 @@ struct GameMeta {
   Json clock;                     // {"initial_s","increment_s"} or {"per_move_s"}; null: no clock
   std::string status = "waiting";  // waiting | playing | finished
   std::string created;
+  // The player who created the room (the lobby's "hosted by"); both empty for rooms stored
+  // before the host was (schema 3 and older).
+  std::string host_id;
+  std::string host_name;
   std::string started;   // empty until the game starts
   std::string finished;  // empty until it ends
   Json result;           // null until it ends

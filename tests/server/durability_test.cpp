@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <ctime>
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
 
 #include "table.hpp"
@@ -149,6 +151,58 @@ TEST(Durability, BackupWritesAConsistentCopy) {
   const Json positions = Json::parse(body);
   ASSERT_EQ(positions["states"].size(), 4u);
   EXPECT_EQ(positions["states"][3], table.state);
+}
+
+// The current UTC time to the second, in the form the server writes ("2026-01-01T12:00:00").
+std::string utc_seconds_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  return text;
+}
+
+const Json& lobby_entry(const Json& rooms, const std::string& id) {
+  for (const auto& room : rooms)
+    if (room["id"] == id) return room;
+  throw std::runtime_error("room " + id + " is not in the lobby: " + rooms.dump());
+}
+
+TEST(Lobby, HostAndCreationTimeSurviveARestart) {
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  std::string seated_room, watched_room;
+  Json first;  // the lobby before the restart
+  {
+    Client ada(server->port()), cyd(server->port());
+    ada.hello("Ada");
+    cyd.hello("Cyd");
+    const std::string before = utc_seconds_now();
+    seated_room = ada.request({{"type", "create_room"}, {"game", "cups"}})["room"]["id"];
+    // A host who only watches is still the host, though no seat says so.
+    watched_room = cyd.request({{"type", "create_room"}, {"game", "oanquan"}, {"spectate", true}})["room"]["id"];
+    const std::string after = utc_seconds_now();
+    const Json rooms = ada.request({{"type", "list_rooms"}})["rooms"];
+    EXPECT_EQ(lobby_entry(rooms, seated_room)["host"], "Ada");
+    EXPECT_EQ(lobby_entry(rooms, watched_room)["host"], "Cyd");
+    const std::string created = lobby_entry(rooms, seated_room)["created"];
+    ASSERT_EQ(created.size(), 24u) << created;  // 2026-01-01T12:00:00.000Z
+    EXPECT_EQ(created.back(), 'Z');
+    EXPECT_GE(created.substr(0, 19), before);
+    EXPECT_LE(created.substr(0, 19), after);
+    first = rooms;
+  }
+  std::this_thread::sleep_for(1100ms);  // a time written at the restart would differ in its seconds
+  EXPECT_EQ(server->terminate(), 0);
+  server = std::make_unique<ServerProcess>(db);
+  Client bob(server->port());
+  bob.hello("Bob");
+  const Json restored = bob.request({{"type", "list_rooms"}})["rooms"];
+  // (The watched room has gone: a room nobody sits in closes when its last member leaves.)
+  EXPECT_EQ(lobby_entry(restored, seated_room)["host"], "Ada");
+  EXPECT_EQ(lobby_entry(restored, seated_room)["created"], lobby_entry(first, seated_room)["created"]);
 }
 
 TEST(Abandonment, OpponentMayClaimAfterTheGraceTime) {

@@ -205,6 +205,22 @@ TEST(Write, BotSeatsCarryTheirLevelPersonsFalse) {
   EXPECT_EQ(room["seats"][1]["bot"], 3);
 }
 
+TEST(Write, LobbySummariesCarryTheHostAndTheCreationTime) {
+  RoomSummary hosted;
+  hosted.id = "r1";
+  hosted.host = "Ada";
+  hosted.created = "2026-01-01T12:00:00.000Z";
+  RoomSummary unknown_host = hosted;
+  unknown_host.id = "r2";
+  unknown_host.host.clear();
+  const Json rooms = Json::parse(write_rooms({}, {hosted, unknown_host}))["rooms"];
+  ASSERT_EQ(rooms.size(), 2u);
+  EXPECT_EQ(rooms[0]["host"], "Ada");
+  EXPECT_EQ(rooms[0]["created"], "2026-01-01T12:00:00.000Z");
+  ASSERT_TRUE(rooms[1].contains("host"));
+  EXPECT_TRUE(rooms[1]["host"].is_null()) << "a host that is not known is null, not an empty name";
+}
+
 TEST(Write, RepliesCarryTheIdRightAfterTheType) {
   EXPECT_EQ(write_ok(std::int64_t{3}), R"({"type":"ok","id":3})");
   EXPECT_EQ(write_ok({}), R"({"type":"ok"})");
@@ -224,7 +240,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
 TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
   RoomView view;
   view.summary = {"r", "cups", Json::object(), "playing",
-                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0, Json()};
+                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0, Json(), "", ""};
   const Json room = Json::parse(write_room({}, view))["room"];
   EXPECT_FALSE(room["seats"][0].contains("grace_until"));
   EXPECT_EQ(room["seats"][1]["grace_until"], "2026-01-01T00:00:00.000Z");
@@ -232,7 +248,7 @@ TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
 
 TEST(Write, RoomMessagesShowTheInviteOnlyWhenAsked) {
   RoomView view;
-  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2, Json()};
+  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2, Json(), "", ""};
   view.is_private = true;
   const Json without = Json::parse(write_room({}, view));
   EXPECT_FALSE(without["room"].contains("invite"));

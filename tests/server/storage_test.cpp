@@ -68,6 +68,7 @@ TEST_P(StorageTest, AVersionIsWrittenOnceAndGamesSurviveReopening) {
     EXPECT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
     GameMeta meta = game("g1", "p1");
     meta.clock = Json{{"initial_s", 300}, {"increment_s", 3}};
+    meta.host_id = "p1";
     EXPECT_TRUE(wait([&](auto done) { storage->create_game(meta, done); }));
     const Json clock = {{"remaining_ms", {302000, 300000}}, {"running", 1}, {"as_of", "t"}};
     auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", Json::array(), "t", clock});
@@ -81,6 +82,9 @@ TEST_P(StorageTest, AVersionIsWrittenOnceAndGamesSurviveReopening) {
   const auto games = reopened->load_unfinished_games();
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].meta.seats[0].name, "Ada");
+  EXPECT_EQ(games[0].meta.host_id, "p1") << "the lobby's host is kept";
+  EXPECT_EQ(games[0].meta.host_name, "Ada") << "and read with the player's name";
+  EXPECT_EQ(games[0].meta.created, "2026-01-01T00:00:00.000Z");
   ASSERT_EQ(games[0].actions.size(), 1u);
   EXPECT_EQ(games[0].actions[0].tokens, "r1");
   EXPECT_EQ(games[0].meta.clock, (Json{{"initial_s", 300}, {"increment_s", 3}})) << "clock settings are kept";

@@ -3,6 +3,7 @@
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName, seatLabels } from './games.js';
 import { createBoard } from './boards/index.js';
+import { COLORS } from './boards/view.js';
 import { seatScore, roundsTable } from './scores.js';
 import { resultBanner } from './result.js';
 import { describeUpdate, historyUpdate } from './moves.js';
@@ -142,7 +143,8 @@ export async function showReplay(main, app, gameId) {
     where.textContent = `Move ${version} of ${last}`;
     seatsBox.replaceChildren(...names.map((name, seat) => {
       const score = seatScore(game, options, state, seat);
-      return h('li', { class: `seat${state.to_move === seat ? ' to-move' : ''}` },
+      // Each seat in its colour on the board, as in the room.
+      return h('li', { class: `seat${state.to_move === seat ? ' to-move' : ''}`, style: `--seat: ${COLORS[seat]}` },
         h('span', { class: 'seat-name' }, name),
         score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
         // The clock as it stood right after this version.

@@ -27,7 +27,7 @@ export function showLobby(main, app) {
     if (!rooms.length) list.append(h('p', { class: 'muted' }, 'No public rooms right now. Create one!'));
     for (const room of rooms) list.append(roomCard(room, app));
   }
-  // The cards say how long ago each room was listed: redrawn every half minute.
+  // The cards say how long ago each room was created: redrawn every half minute.
   const ageTimer = setInterval(() => { if (shown.length) renderRooms(shown); }, 30000);
 
   function renderMine() {
@@ -53,31 +53,38 @@ export function showLobby(main, app) {
   return () => { offRooms(); offRoom(); offWelcome(); clearInterval(ageTimer); };
 }
 
-// When this page first saw each room: the list says nothing of a room's age, so a card tells
-// how long the room has been listed here ("listed 3 min ago").
-const firstSeen = new Map();
-
-function listedText(id) {
-  if (!firstSeen.has(id)) firstSeen.set(id, Date.now());
-  const minutes = Math.floor((Date.now() - firstSeen.get(id)) / 60000);
-  return minutes < 1 ? 'listed just now' : minutes < 60 ? `listed ${minutes} min ago` : `listed ${Math.floor(minutes / 60)} h ago`;
+// How long ago a room was created ("3 min ago"), from the server's ISO time. A client clock a
+// little behind the server's must not say "in 1 min": a future time reads "just now".
+function ageText(created, now = Date.now()) {
+  const at = Date.parse(created);
+  if (Number.isNaN(at)) return null;
+  const minutes = Math.max(0, Math.floor((now - at) / 60000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
 }
 
-// The room's host: the creator sits at seat 0 unless he chose another seat, so the first person
-// seated stands for him (the list does not say who created a room).
-const hostOf = (room) => room.seats.find((seat) => seat?.player_id && !botLevel(seat))?.name ?? null;
+// "Hosted by Ada · 3 min ago"; older servers' rooms (no host, no time) say what is known.
+function hostLine(room) {
+  const age = room.created ? ageText(room.created) : null;
+  const exact = age ? new Date(room.created).toLocaleString() : undefined;
+  const parts = [];
+  if (room.host) parts.push('Hosted by ', h('strong', {}, room.host));
+  if (age) parts.push(room.host ? ` · ${age}` : `Created ${age}`);
+  return parts.length ? h('span', { title: exact, dataset: { testid: `room-host-${room.id}` } }, ...parts) : null;
+}
 
 function roomCard(room, app) {
   const labels = seatLabels(room.game, room.options);
   const free = room.seats.some((seat) => !occupied(seat));
   const notes = describeOptions(room.game, room.options);
-  const host = hostOf(room);
   return h('article', { class: 'room-card', dataset: { testid: `room-${room.id}` } },
     h('h3', {}, gameName(room.game)),
     h('p', { class: 'room-facts', dataset: { testid: `room-facts-${room.id}` } },
-      host ? h('span', {}, 'Host: ', h('strong', {}, host)) : null,
-      h('span', { dataset: { testid: `room-clock-${room.id}` } }, room.time_control ? `Clock: ${timeControlText(room.time_control)}` : 'No clock'),
-      h('span', { class: 'muted' }, listedText(room.id))),
+      hostLine(room),
+      h('span', { dataset: { testid: `room-clock-${room.id}` } }, room.time_control ? `Clock: ${timeControlText(room.time_control)}` : 'No clock')),
     notes.length ? h('p', { class: 'muted' }, notes.join(' · ')) : null,
     h('ul', { class: 'plain seat-names' }, labels.map((label, i) => {
       const seat = room.seats[i];

@@ -1,11 +1,12 @@
 // Issue 17, bug 8: what a board draws does not overlap. Every fixture board, on a laptop and on
 // a phone, is checked for labels drawn over labels or over counters, coins and stones, and for
-// labels sticking out of the drawing; the hand of a sowing stays inside the board. No server.
+// labels sticking out of the drawing (the captions of pots, stores and trays among them); every
+// pot, store and tray has such a caption; the hand of a sowing stays inside the board. No server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, repo } from '../lib/harness.js';
 import { serveDirectory } from '../lib/static_server.js';
-import { boardOverlaps } from '../lib/geometry.js';
+import { boardOverlaps, missingCaptions } from '../lib/geometry.js';
 import { FIXTURES } from '../fixtures/states.js';
 
 const SIZES = [{ width: 1280, height: 860 }, { width: 390, height: 844 }];
@@ -29,6 +30,19 @@ for (const viewport of SIZES) {
       await page.close();
     }
     assert.deepEqual(problems, []);
+  });
+
+  test(`every pot, store and tray has a caption at ${viewport.width}×${viewport.height}`, async () => {
+    const problems = [];
+    let captioned = 0;
+    for (const name of Object.keys(FIXTURES)) {
+      const page = await open(name, viewport);
+      for (const problem of await missingCaptions(page)) problems.push(`${name}: ${problem}`);
+      captioned += await page.locator('[data-caption-for]').count();
+      await page.close();
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(captioned >= 2 * Object.keys(FIXTURES).length, `captions were found (${captioned})`);
   });
 }
 

@@ -48,3 +48,27 @@ export function boardOverlaps(page) {
     return [...new Set(problems)];
   });
 }
+
+// Every pot, store, reserve and carry tray shown has a caption that says whose it is (issue 17,
+// "labels for every tray and store"), at every size: colour and hover text alone do not count.
+// A caption is a drawn text that names the place in `data-caption-for`; it must have words and
+// be big enough to read (at least 9 px high on screen). Returns problems in words.
+export function missingCaptions(page) {
+  return page.evaluate(() => {
+    const NEEDS_CAPTION = ['pot', 'store', 'reserve', 'carry tray', 'store of sets'];
+    const svg = document.querySelector('[data-testid=board]');
+    const problems = [];
+    for (const place of svg.querySelectorAll('[data-place][data-kind]')) {
+      if (!NEEDS_CAPTION.includes(place.dataset.kind) || place.style.display === 'none') continue;
+      const id = place.dataset.place;
+      const captions = [...svg.querySelectorAll(`[data-caption-for="${id}"]`)];
+      const shown = captions.filter((node) => node.textContent.trim() !== '' && getComputedStyle(node).display !== 'none');
+      if (!shown.length) { problems.push(`${id} (${place.dataset.kind}) has no caption`); continue; }
+      for (const node of shown) {
+        const box = node.getBoundingClientRect();
+        if (Math.min(box.width, box.height) < 9) problems.push(`the caption of ${id} is too small to read (${Math.round(Math.min(box.width, box.height))} px)`);
+      }
+    }
+    return problems;
+  });
+}

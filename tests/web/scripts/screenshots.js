@@ -1,9 +1,9 @@
-// Takes the screenshots in docs/screenshots/: the lobby and every board against the computer, a
-// few moves in, at 1280×860 (what a laptop shows without scrolling: <name>.png, as the README
+// Takes the screenshots in docs/screenshots/: the lobby, every board against the computer a few
+// moves in, and the history viewer stepping through the Cups game, at 1280×860 (what a laptop shows without scrolling: <name>.png, as the README
 // shows them) and 390×844 (a phone, the whole page: <name>-phone.png). Run by hand after a change to the look: `node scripts/screenshots.js`
 // (MANCALA_SERVER names the server binary, as for the tests).
 import path from 'node:path';
-import { startServer, launchBrowser, newPlayer, repo, seeded } from '../lib/harness.js';
+import { startServer, launchBrowser, newPlayer, createRoom, repo, seeded } from '../lib/harness.js';
 import { playComputer, clickChoice, waitForChoices } from '../lib/computer.js';
 
 const OUT = process.env.SCREENSHOTS ?? path.join(repo, 'docs', 'screenshots');
@@ -20,13 +20,17 @@ const only = process.argv.slice(2);
 const server = await startServer();
 const browser = await launchBrowser();
 try {
+  // Someone else's open room, so that the lobby shows a room card (host, age, clock).
+  const host = await newPlayer(browser, server.url, 'Bao');
+  await createRoom(host, 'oanquan', { clock: '5+3' });
   for (const [size, viewport] of Object.entries(SIZES)) {
     const page = await newPlayer(browser, server.url, 'Ada', { viewport });
     await page.getByTestId('play-computer').waitFor();
     if (!only.length || only.includes('lobby')) await page.screenshot({ path: path.join(OUT, `lobby${size}.png`), fullPage: size === '-phone' });
+    const rooms = {};
     for (const { game, moves, opponents = null } of GAMES) {
-      if (only.length && !only.includes(game)) continue;
-      await playComputer(page, game, { level: 2, starter: 'you', opponents });
+      if (only.length && !only.includes(game) && !(game === 'cups' && only.includes('history'))) continue;
+      rooms[game] = await playComputer(page, game, { level: 2, starter: 'you', opponents });
       const random = seeded(7);
       for (let i = 0; i < moves; i += 1) {
         await waitForChoices(page);
@@ -35,12 +39,24 @@ try {
       await waitForChoices(page);
       // A Plex! result floats over the page for a few seconds: wait until it is gone.
       await page.waitForSelector('[data-testid=plex]', { state: 'hidden', timeout: 10000 });
-      await page.screenshot({ path: path.join(OUT, `${game}${size}.png`), fullPage: size === '-phone' });
+      if (!only.length || only.includes(game)) await page.screenshot({ path: path.join(OUT, `${game}${size}.png`), fullPage: size === '-phone' });
     }
+    if (!only.length || only.includes('history')) await historyShot(page, rooms.cups, size);
     if (page.errors.length) console.error(page.errors);
     await page.context().close();
   }
 } finally {
   await browser.close();
   await server.stop();
+}
+
+// The history viewer on the Cups game just played, three moves in: the board, the caption of
+// the move in words, the controls and the slider.
+async function historyShot(page, room, size) {
+  await page.goto(new URL(`/#/history/${room}`, page.url()).href);
+  await page.getByTestId('replay-slider').waitFor();
+  await page.getByTestId('replay-first').click();
+  for (let i = 0; i < 3; i += 1) await page.getByTestId('replay-next').click();
+  await page.getByTestId('replay-where').filter({ hasText: /3/ }).waitFor();
+  await page.screenshot({ path: path.join(OUT, `history${size}.png`), fullPage: size === '-phone' });
 }

@@ -45,8 +45,8 @@ export const duovallisBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 30 }),
-      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${shortName(names[0], 14)}'s carry tray`),
-      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${shortName(names[1], 14)}'s carry tray`),
+      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${shortName(names[0], 14)}'s carry tray`, 'carry0'),
+      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${shortName(names[1], 14)}'s carry tray`, 'carry1'),
     ];
   },
 

@@ -12,12 +12,13 @@ export function seatNames(ctx) {
 export const shortName = (name, max) => (name.length > max ? `${name.slice(0, max - 1).replace(/[\s,.;:-]+$/, '')}…` : name);
 
 // A tray's owner written beside it at layout point `at`, running away from the tray (whose
-// middle is at layout x `trayX`), however the board is turned for the viewer.
-export function besideLabel(pt, at, trayX, text, shortened = text) {
+// middle is at layout x `trayX`), however the board is turned for the viewer. `place` is the
+// id of the tray it names.
+export function besideLabel(pt, at, trayX, text, shortened, place) {
   const [x, y] = pt(...at);
   const [tx] = pt(trayX, at[1]);
-  return s('text', { class: 'side-label', x, y, 'text-anchor': x < tx ? 'end' : 'start', 'dominant-baseline': 'middle' },
-    s('title', {}, text), shortened);
+  return s('text', { class: 'side-label', x, y, 'text-anchor': x < tx ? 'end' : 'start', 'dominant-baseline': 'middle',
+    dataset: { captionFor: place } }, s('title', {}, text), shortened);
 }
 
 // A name for a narrow place (a store, a table header): computers are told apart by their seat,

@@ -81,7 +81,8 @@ export const njakaBoard = {
       const name = place.seatName ?? '';
       const short = compactName(name, MAX_LABEL);
       return s('g', {}, s('text', { class: 'store-label', x: place.x, y: place.y - 25, 'text-anchor': 'middle',
-        'dominant-baseline': 'middle' }, s('title', {}, name), short), drawSets(place, content.set ?? 0));
+        'dominant-baseline': 'middle', dataset: { captionFor: place.id } }, s('title', {}, name), short),
+      drawSets(place, content.set ?? 0));
     }
     const owner = ctx.state.position[12 + Number(place.id.slice(1))];
     const g = s('g', {}, s('circle', { class: 'owner-ring', cx: place.x, cy: place.y, r: place.r + 5,

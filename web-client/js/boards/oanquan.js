@@ -45,8 +45,8 @@ export const oanquanBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 90 }),
-      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${shortName(names[0], 10)}'s store`),
-      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${shortName(names[1], 10)}'s store`),
+      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${shortName(names[0], 10)}'s store`, 'store0'),
+      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${shortName(names[1], 10)}'s store`, 'store1'),
     ];
   },
 

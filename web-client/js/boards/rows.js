@@ -6,9 +6,16 @@ import { shortName } from './names.js';
 
 export const CELL = 84;
 
+// Standing on its side (a phone in portrait), the board has no corner beside a pot for its
+// caption, so the drawing gets this much room beyond each end of the board for it.
+const POT_CAPTION_ROOM = 26;
+const endRoom = () => (portrait() ? POT_CAPTION_ROOM : 0);
+
 export function rowsSize(n, cupHeight) {
-  return [(n + 2) * CELL + 16, cupHeight * 2 + 250];
+  return [(n + 2) * CELL + 16 + 2 * endRoom(), cupHeight * 2 + 250];
 }
+
+const columnX = (c) => endRoom() + 8 + c * CELL + CELL / 2;
 
 // Place ids: s<seat>c<i> (cup i), s<seat>pot, s<seat>res (reserve), s<seat>hand (items in hand).
 // Narrow boards get narrower trays, so the count beside each tray stays on the board.
@@ -16,7 +23,7 @@ const reserveWidth = (width) => Math.min(360, width * 0.42, width / 2 - 58);
 
 export function rowsPlaces(n, cupHeight, round) {
   const [width, height] = rowsSize(n, cupHeight);
-  const column = (c) => 8 + c * CELL + CELL / 2;
+  const column = columnX;
   const southY = height / 2 + cupHeight / 2 + 14;
   const northY = height / 2 - cupHeight / 2 - 14;
   const places = [];
@@ -46,41 +53,51 @@ export function rowsPlaces(n, cupHeight, round) {
 
 // The board, and whose each reserve and pot is: the reserve's caption sits in the gap between
 // the tray and the board, along the tray; each pot's caption in the empty corner at its end of
-// the other row (issue 17: labels for every tray and pot; the names no longer sit on the board's
-// edge among the cup counts).
+// the other row, or on a phone beyond the pot's end of the board (issue 17: labels for every
+// tray and pot; the names no longer sit on the board's edge among the cup counts).
 export function rowsDecor(n, cupHeight, pt, seatNames) {
   const [width, height] = rowsSize(n, cupHeight);
-  const [x0, y0] = pt(4, 70);
-  const [x1, y1] = pt(width - 4, height - 70);
+  const room = endRoom();
+  const [x0, y0] = pt(room + 4, 70);
+  const [x1, y1] = pt(width - room - 4, height - 70);
   const trayWidth = reserveWidth(width);
-  const column = (c) => 8 + c * CELL + CELL / 2;
+  const column = columnX;
   // On a phone the board stands on its side: a reserve's caption runs along its tray, upward.
   const sideways = portrait();
-  const caption = ([x, y], text, title) => s('text', { class: 'tray-label', x, y, 'text-anchor': 'middle',
-    'dominant-baseline': 'middle', transform: sideways ? `rotate(-90 ${x} ${y})` : null }, s('title', {}, title), text);
+  const caption = ([x, y], text, title, place) => s('text', { class: 'tray-label', x, y, 'text-anchor': 'middle',
+    'dominant-baseline': 'middle', transform: sideways ? `rotate(-90 ${x} ${y})` : null, dataset: { captionFor: place } },
+  s('title', {}, title), text);
   const potTop = height / 2 - cupHeight - 14;
   const reserves = [
-    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${shortName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`),
-    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${shortName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`),
+    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${shortName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`, 's0res'),
+    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${shortName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`, 's1res'),
   ];
   const body = s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
     height: Math.abs(y1 - y0), rx: 46 });
-  // Sideways, a pot's end has no room for a caption; its colour says whose it is.
-  if (sideways) return [body, ...reserves];
+  // Sideways, each pot's caption is one line in the room beyond its end of the board.
+  if (sideways) {
+    return [body, ...reserves,
+      potLine(pt(width - room / 2, height / 2), seatNames[0], 's0pot'),
+      potLine(pt(room / 2, height / 2), seatNames[1], 's1pot')];
+  }
   return [body, ...reserves,
-    ...potCaption(pt(column(n + 1), potTop - 32), pt(column(n + 1), potTop - 16), seatNames[0]),
-    ...potCaption(pt(column(0), height - potTop + 16), pt(column(0), height - potTop + 32), seatNames[1]),
+    ...potCaption(pt(column(n + 1) - 6, potTop - 25), pt(column(n + 1) - 6, potTop - 12), seatNames[0], 's0pot'),
+    ...potCaption(pt(column(0) + 6, height - potTop + 12), pt(column(0) + 6, height - potTop + 25), seatNames[1], 's1pot'),
   ];
 }
 
-// A pot's caption in two lines, "Ada's" over "pot", whichever way the board is turned.
-function potCaption(a, b, name) {
+const potText = ([x, y], text, name, place, where = '') => s('text', { class: `tray-label ${where}`.trim(), x, y, 'text-anchor': 'middle',
+  'dominant-baseline': 'middle', dataset: { captionFor: place } }, s('title', {}, `${name}'s pot`), text);
+
+// A pot's caption in two lines, "Ada's" over "pot", whichever way the board is turned. The
+// lines sit a little inward and small: the board's rounded corner leaves little room there.
+function potCaption(a, b, name, place) {
   const [upper, lower] = a[1] < b[1] ? [a, b] : [b, a];
-  const short = shortName(name, 9);
-  const line = ([x, y], text) => s('text', { class: 'tray-label', x, y, 'text-anchor': 'middle', 'dominant-baseline': 'middle' },
-    s('title', {}, `${name}'s pot`), text);
-  return [line(upper, `${short}'s`), line(lower, 'pot')];
+  return [potText(upper, `${shortName(name, 8)}'s`, name, place, 'corner'), potText(lower, 'pot', name, place, 'corner')];
 }
+
+// "Ada's pot" on one line, for the sideways board.
+const potLine = (at, name, place) => potText(at, `${shortName(name, 16)}'s pot`, name, place);
 
 // Positions one lap visits: from origin i (0 = the reserve) in direction +1 (R) or -1 (L);
 // position n+1 is the sower's pot.

@@ -58,7 +58,7 @@ export function createBoardView(spec, ctx) {
   const nodes = new Map();
   for (const place of places.values()) {
     const node = s('g', { class: `place place-${place.shape} tone-${place.tone ?? 'none'}`,
-      dataset: { place: place.id, testid: `place-${place.id}` } });
+      dataset: { place: place.id, testid: `place-${place.id}`, ...(place.kind ? { kind: place.kind } : {}) } });
     nodes.set(place.id, node);
     placeLayer.append(node);
   }
@@ -124,6 +124,35 @@ export function createBoardView(spec, ctx) {
   }
   svg.addEventListener('click', activate);
   svg.addEventListener('keydown', activate);
+  svg.addEventListener('keydown', moveFocus);
+
+  // Arrow keys move the focus to the next playable place that way on screen, whichever way the
+  // board is turned for the viewer: along a row, down a phone's upright column, round Njaka's
+  // ring. Tab still reaches every place.
+  function moveFocus(event) {
+    const way = ARROWS[event.key];
+    const from = event.target.closest?.('[data-place]');
+    if (!way || !from || event.altKey || event.ctrlKey || event.metaKey) return;
+    const next = nearestPlayableToward(places.get(from.dataset.place), way);
+    event.preventDefault();  // the page does not scroll under a player who steers with arrows
+    if (next) nodes.get(next).focus();
+  }
+
+  // The playable place closest to `origin` in direction `way` ([dx, dy] on screen): what lies
+  // straight that way first, a place off to the side only when nothing does. Null when none.
+  function nearestPlayableToward(origin, [dx, dy]) {
+    let best = null;
+    let bestScore = Infinity;
+    for (const id of choices.keys()) {
+      const place = places.get(id);
+      const along = (place.x - origin.x) * dx + (place.y - origin.y) * dy;
+      if (along < 1) continue;  // not that way
+      const aside = Math.abs((place.x - origin.x) * dy - (place.y - origin.y) * dx);
+      const score = along + 2 * aside;
+      if (score < bestScore) [best, bestScore] = [id, score];
+    }
+    return best;
+  }
 
   // --- playback --------------------------------------------------------------------------
   let hand = [];
@@ -265,6 +294,9 @@ export function createBoardView(spec, ctx) {
 }
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Screen directions of the arrow keys (SVG y grows downward).
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
 
 export function add(content = {}, more = {}) {
   const out = { ...content };

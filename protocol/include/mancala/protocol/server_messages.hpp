@@ -33,6 +33,8 @@ struct RoomSummary {
   int spectators = 0;
   // The clock's settings ({"initial_s","increment_s"} or {"per_move_s"}); null: no clock.
   Json time_control;
+  std::string host;     // the name of the player who created the room; empty: not known
+  std::string created;  // when the room was created, ISO-8601 UTC ("2026-01-01T12:00:00.000Z")
 };
 
 // A member's view of a room. `invite` is empty unless the viewer may see it.
