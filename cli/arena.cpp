@@ -17,6 +17,7 @@ struct Tally {
   double score = 0;  // A's outcome summed: 1 a win, 1/2 a draw; 3-4 seats: pairwise ranking
   std::array<double, 2> think_ms{};
   std::array<long long, 2> choices{};
+  std::array<long long, 2> playouts{};  // simulations, to compare the sides' speed at equal time
 };
 
 // Settles a Plex! window as a fair race: a random seat still in the match claims first. (The
@@ -52,6 +53,7 @@ void play_game(const ArenaSetup& setup, long long index, Tally& tally) {
     const std::size_t side = mover == seat_a ? 0 : 1;
     tally.think_ms[side] += choice.think_ms;
     ++tally.choices[side];
+    tally.playouts[side] += choice.playouts;
     const Outcome outcome = match.play(choice.tokens);
     if (!outcome.ok())
       throw std::logic_error("a bot chose an illegal move '" + choice.tokens + "': " +
@@ -97,6 +99,9 @@ int run_arena(const ArenaSetup& setup) {
   const auto n = static_cast<double>(setup.games);
   const double rate = tally.score / n;
   const auto interval = wilson_interval(rate, n);
+  auto mean_playouts = [&](std::size_t side) {
+    return tally.choices[side] ? std::round(static_cast<double>(tally.playouts[side]) / static_cast<double>(tally.choices[side])) : 0.0;
+  };
   auto mean_ms = [&](std::size_t side) {
     return tally.choices[side] ? rounded(tally.think_ms[side] / static_cast<double>(tally.choices[side]), 1e3) : 0.0;
   };
@@ -112,6 +117,7 @@ int run_arena(const ArenaSetup& setup) {
       {"score_rate", rounded(rate, 1e4)},
       {"interval95", {rounded(interval[0], 1e4), rounded(interval[1], 1e4)}},
       {"think_ms", {{"a", mean_ms(0)}, {"b", mean_ms(1)}}},
+      {"playouts", {{"a", mean_playouts(0)}, {"b", mean_playouts(1)}}},
   };
   std::cout << line.dump() << std::endl;
   return 0;

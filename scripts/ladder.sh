@@ -10,7 +10,8 @@
 # GAMES_SCALE (default 1) multiplies the number of games of every row: 0.1 for a quick look.
 # LADDER_GAMES="oanquan:200 njaka4:100" runs only those entries (entry:games per row; the
 # entries are cups duovallis njaka oanquan coin_duel njaka3 njaka4). LADDER_ROWS="5-4 5-uct"
-# runs only those rows (default: 2-1 3-2 4-3 5-4 5-1 5-uct).
+# runs only those rows (default: 2-1 3-2 4-3 5-4 5-1 5-uct). LADDER_SEED (default 1, the seed of
+# the tables in README.md) checks that a figure holds on other games.
 # The level rows use the levels' playout budgets without a clock, so they repeat exactly for
 # their seed whatever the load; the UCT rows are timed (UCT_MS per move, default 10) and vary
 # with the machine's load from run to run.
@@ -19,6 +20,7 @@ set -euo pipefail
 mancala=${1:-build/cli/mancala}
 scale=${2:-1}
 uct_ms=${UCT_MS:-10}
+seed=${LADDER_SEED:-1}
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 
@@ -27,7 +29,7 @@ games() { awk -v n="$1" -v s="$scale" 'BEGIN { g = int(n * s + 0.5); print (g < 
 row() {  # game options games a b [extra arena flags...]
   local game=$1 options=$2 count=$3 a=$4 b=$5
   shift 5
-  "$mancala" arena "$game" --options "$options" --a "$a" --b "$b" --games "$(games "$count")" --seed 1 "$@" |
+  "$mancala" arena "$game" --options "$options" --a "$a" --b "$b" --games "$(games "$count")" --seed "$seed" "$@" |
     tee -a "$results"
 }
 

@@ -36,6 +36,7 @@ struct Bot::Impl {
   int level;  // 0: plain UCT
   Random random;
   Budget budget;
+  Budget current;  // `budget` scaled for the choice being made
   std::unique_ptr<Tree> tree;  // levels 3-5 and plain UCT; kept between choices
 
   Decision decide(const Game& state, const DecisionList& legal, Clock::time_point deadline,
@@ -62,20 +63,31 @@ bool turn_goes_on(const Game& state, Decision decision) {
   return next->phase() == Phase::play && next->mid_turn() && next->to_move() == state.to_move();
 }
 
+// At least one playout and one millisecond (a zero time would mean no cap at all).
+Budget scaled(const Budget& budget, double share) {
+  if (share >= 1) return budget;
+  Budget out;
+  out.playouts = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.playouts) * share));
+  if (budget.time.count() > 0)
+    out.time = std::max(std::chrono::milliseconds(1),
+                        std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(budget.time.count()) * share)));
+  return out;
+}
+
 }  // namespace
 
 Bot::Bot(int level, std::uint64_t seed, std::optional<Budget> budget) {
   if (level < kMinLevel || level > kMaxLevel)
     throw std::invalid_argument("bot level must be 1 to 5, not " + std::to_string(level));
-  impl_ = std::make_unique<Impl>(Impl{level, Random(seed), budget.value_or(default_budget(level)),
-                                      nullptr});
+  const Budget chosen = budget.value_or(default_budget(level));
+  impl_ = std::make_unique<Impl>(Impl{level, Random(seed), chosen, chosen, nullptr});
   if (level >= 3) impl_->tree = std::make_unique<Tree>(search_settings(level));
 }
 
 Bot Bot::plain_uct(std::uint64_t seed, Budget budget) {
   Bot bot;
   bot.impl_ = std::make_unique<Impl>(
-      Impl{0, Random(seed), budget, std::make_unique<Tree>(search_settings(0))});
+      Impl{0, Random(seed), budget, budget, std::make_unique<Tree>(search_settings(0))});
   return bot;
 }
 
@@ -85,10 +97,14 @@ Bot& Bot::operator=(Bot&&) noexcept = default;
 
 int Bot::level() const { return impl_->level; }
 
-Choice Bot::choose(const Game& game) {
+Choice Bot::choose(const Game& game, double budget_share) {
+  if (!(budget_share > 0 && budget_share <= 1))
+    throw std::invalid_argument("a bot's budget share must be above 0 and at most 1, not " +
+                                std::to_string(budget_share));
+  impl_->current = scaled(impl_->budget, budget_share);
   const auto start = Clock::now();
   const auto deadline =
-      impl_->budget.time.count() > 0 ? start + impl_->budget.time : Clock::time_point::max();
+      impl_->current.time.count() > 0 ? start + impl_->current.time : Clock::time_point::max();
   Choice choice;
   auto state = game.clone();
   const Seat seat = state->to_move();
@@ -130,8 +146,8 @@ Decision Bot::Impl::search(const Game& state, Clock::time_point deadline, Choice
   // A later decision of the same turn inherits the subtree of the one before; topping it up to a
   // quarter of the budget keeps long turns (a Coin Duel lap of coins) from costing many times
   // a short one.
-  const std::int64_t visits = state.mid_turn() ? std::max<std::int64_t>(budget.playouts / 4, 1)
-                                               : budget.playouts;
+  const std::int64_t visits = state.mid_turn() ? std::max<std::int64_t>(current.playouts / 4, 1)
+                                               : current.playouts;
   choice.playouts += tree->search(visits, until, random);
   return tree->best();
 }

@@ -22,9 +22,10 @@ std::uint64_t fnv1a(std::string_view text) {
 
 // One search, on a pool thread. A search that throws gives way to a random turn, so that the
 // room always gets a move to check.
-std::string search(bots::Bot& bot, const Game& game, std::uint64_t seed, const std::string& room) {
+std::string search(bots::Bot& bot, const Game& game, double budget_share, std::uint64_t seed,
+                   const std::string& room) {
   try {
-    return bot.choose(game).tokens;
+    return bot.choose(game, budget_share).tokens;
   } catch (const std::exception& e) {
     log_error("bot_search_failed", {{"room", room}, {"level", bot.level()}, {"message", e.what()}});
   }
@@ -70,10 +71,12 @@ void BotSeats::think(const Game& game, std::int64_t version, const Deliver& deli
   auto bot = random ? std::make_shared<bots::Bot>(bots::kMinLevel, seed(seat) + static_cast<std::uint64_t>(version))
                     : bots_[static_cast<std::size_t>(seat)];
   std::shared_ptr<const Game> copy = game.clone();
-  const bool queued = pool_.submit([bot, copy, seat, version, deliver, &metrics = metrics_,
+  const bool queued = pool_.submit([bot, copy, seat, version, deliver, &metrics = metrics_, &pool = pool_,
                                     seed = seed(seat), room = room_id_] {
     const auto started = std::chrono::steady_clock::now();
-    Result result{seat, version, search(*bot, *copy, seed, room)};
+    const double share = pool.budget_share();
+    if (share < 1) ++metrics.bot_searches_shortened;
+    Result result{seat, version, search(*bot, *copy, share, seed, room)};
     metrics.bot_think.observe(std::chrono::steady_clock::now() - started);
     deliver(std::move(result));
   });

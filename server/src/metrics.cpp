@@ -65,6 +65,9 @@ std::string Metrics::render() const {
   bot_think.render(out, "mancala_bot_think_seconds", "One computer player's search, on the bot pool.");
   header(out, "mancala_bot_queue", "gauge", "Computer players' searches waiting for a bot worker.");
   line(out, "mancala_bot_queue", static_cast<double>(bot_queue.load()));
+  header(out, "mancala_bot_searches_shortened_total", "counter",
+         "Computer players' searches given part of their level's budget because many waited.");
+  line(out, "mancala_bot_searches_shortened_total", static_cast<double>(bot_searches_shortened.load()));
   header(out, "mancala_errors_total", "counter", "Error replies, by code.");
   for (int i = 0; i < protocol::kCodeCount; ++i)
     line(out, "mancala_errors_total{code=\"" + std::string(protocol::to_string(static_cast<protocol::Code>(i))) + "\"}",

@@ -45,6 +45,7 @@ class Metrics {
   std::atomic<std::uint64_t> bot_moves{0};  // computer players' moves accepted by their rooms
   Histogram bot_think;                      // one search on the bot pool
   std::atomic<std::int64_t> bot_queue{0};   // searches waiting for a bot worker
+  std::atomic<std::uint64_t> bot_searches_shortened{0};  // run on part of the level's budget (long queue)
   std::function<RoomCounts()> room_counts;  // set by the hub
 
   void count_error(protocol::Code code) { ++errors[static_cast<std::size_t>(code)]; }

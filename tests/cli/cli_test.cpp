@@ -163,6 +163,10 @@ TEST(Cli, ArenaReportsScoreRateAndThinkTimes) {
   const CliRun njaka = run("arena njaka --a 3 --b uct --options '{\"players\":3}' --games 2 --think-ms 5");
   ASSERT_EQ(njaka.lines.size(), 1u) << njaka.raw;
   EXPECT_EQ(njaka.lines[0]["b"], "uct");
+  // Simulations a move of each side, to compare their speed at equal time (none for levels 1-2).
+  EXPECT_GT(njaka.lines[0]["playouts"]["a"].get<double>(), 0);
+  EXPECT_GT(njaka.lines[0]["playouts"]["b"].get<double>(), 0);
+  EXPECT_EQ(line["playouts"]["a"].get<double>(), 0);
 }
 
 TEST(Cli, BotAndArenaRefuseBadUsage) {

@@ -217,6 +217,20 @@ TEST(Bot, WallClockCapBoundsAChoice) {
   EXPECT_TRUE(m.play(choice.tokens).ok());
 }
 
+TEST(Bot, BudgetShareScalesTheSearch) {
+  Match m = Match::create("cups", Json::object(), 1);
+  const Budget budget{2'000, milliseconds(0)};
+  const bots::Choice whole = Bot(5, 9, budget).choose(m.game());
+  const bots::Choice tenth = Bot(5, 9, budget).choose(m.game(), 0.1);
+  EXPECT_GE(whole.playouts, 2'000);
+  EXPECT_GT(tenth.playouts, 0);
+  EXPECT_LT(tenth.playouts, whole.playouts / 4);
+  EXPECT_EQ(Bot(5, 9, budget).choose(m.game(), 0.1).tokens, tenth.tokens);  // still deterministic
+  EXPECT_TRUE(m.play(tenth.tokens).ok());
+  EXPECT_THROW(Bot(5, 9, budget).choose(m.game(), 0.0), std::invalid_argument);
+  EXPECT_THROW(Bot(5, 9, budget).choose(m.game(), 1.5), std::invalid_argument);
+}
+
 TEST(Bot, PlainUctPlaysLegalTurns) {
   Match m = Match::create("oanquan", Json::object(), 1);
   Bot uct = Bot::plain_uct(3, Budget{50, milliseconds(0)});

@@ -63,7 +63,10 @@ class Bot {
 
   int level() const;  // 0 for plain UCT
   // Chooses the rest of the turn for `game.to_move()`. Requires `game.phase() == Phase::play`.
-  Choice choose(const Game& game);
+  // `budget_share` (0 < share <= 1) scales this choice's playouts and time cap, for a server
+  // whose bot queue is long (every waiting game gets its move sooner, each a little weaker);
+  // a choice still depends only on the seed and the scaled budget.
+  Choice choose(const Game& game, double budget_share = 1.0);
 
  private:
   Bot() = default;

@@ -1,0 +1,73 @@
+// The bot pool on its own: how its workers are scheduled and how its queue is bounded.
+#include <gtest/gtest.h>
+
+#include <sched.h>
+
+#include <future>
+
+#include "bot_pool.hpp"
+#include "metrics.hpp"
+
+namespace mancala::server {
+namespace {
+
+// The scheduling policy of the worker that runs a job (sched_getscheduler(0) is the calling
+// thread's on Linux).
+int worker_policy(BotPriority priority) {
+  Metrics metrics;
+  BotPool pool(1, 4, metrics, priority);
+  std::promise<int> policy;
+  auto answer = policy.get_future();
+  EXPECT_TRUE(pool.submit([&policy] { policy.set_value(sched_getscheduler(0)); }));
+  return answer.get();
+}
+
+// Idle workers run only on a core that no network thread wants, so searches do not lengthen
+// people's round trips.
+TEST(BotPool, WorkersRunUnderSchedIdleByDefault) {
+  EXPECT_EQ(worker_policy(BotPriority::idle), SCHED_IDLE);
+}
+
+TEST(BotPool, NormalPriorityLeavesWorkersLikeEveryOtherThread) {
+  EXPECT_EQ(worker_policy(BotPriority::normal), SCHED_OTHER);
+}
+
+TEST(BotPool, QueueCountsWaitingSearchesAndRefusesPastItsCapacity) {
+  Metrics metrics;
+  BotPool paused(0, 2, metrics);  // no workers: jobs stay queued
+  EXPECT_EQ(paused.queued(), 0u);
+  EXPECT_TRUE(paused.submit([] {}));
+  EXPECT_TRUE(paused.submit([] {}));
+  EXPECT_EQ(paused.queued(), 2u);
+  EXPECT_EQ(metrics.bot_queue.load(), 2);
+  EXPECT_FALSE(paused.submit([] {}));
+  paused.stop();
+  EXPECT_EQ(paused.queued(), 0u);
+  EXPECT_FALSE(paused.submit([] {}));
+}
+
+// A short queue leaves every search its level's whole budget; a long one shares it out, never
+// below a sixteenth.
+TEST(BotPool, BudgetShrinksOnlyWhileManySearchesWaitPerWorker) {
+  EXPECT_EQ(BotPool::budget_share(0, 1), 1.0);
+  EXPECT_EQ(BotPool::budget_share(4, 1), 1.0);
+  EXPECT_LT(BotPool::budget_share(8, 1), 1.0);
+  EXPECT_LT(BotPool::budget_share(40, 1), BotPool::budget_share(8, 1));
+  EXPECT_EQ(BotPool::budget_share(8, 2), 1.0);  // the same queue over two workers
+  EXPECT_EQ(BotPool::budget_share(4000, 1), 1.0 / 16);
+}
+
+TEST(BotPool, FullBudgetSettingIgnoresTheQueue) {
+  Metrics metrics;
+  BotPool adaptive(0, 100, metrics, BotPriority::normal, true);
+  BotPool full(0, 100, metrics, BotPriority::normal, false);
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(adaptive.submit([] {}));
+    ASSERT_TRUE(full.submit([] {}));
+  }
+  EXPECT_LT(adaptive.budget_share(), 1.0);  // 50 waiting with no worker
+  EXPECT_EQ(full.budget_share(), 1.0);
+}
+
+}  // namespace
+}  // namespace mancala::server
