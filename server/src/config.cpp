@@ -20,6 +20,10 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --threads N         I/O threads (default: number of cores)
   --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
                       them (their searches wait in the queue), for tests and maintenance
+  --bot-priority P    idle (default): bot workers run under SCHED_IDLE, only on a core that
+                      nothing else wants; normal: like every other thread (for comparisons)
+  --bot-budget B      adaptive (default): while more than 4 searches per worker wait, each gets
+                      a smaller share of its level's budget (down to 1/16); full: always all of it
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
@@ -36,6 +40,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       process takes its rooms once the lease ran out
   --clock-speed K     for tests only: game clocks and grace times run K times faster
                       (1-1000, default 1), so a test sees a timeout without waiting for it
+  --test-read-delay-ms N  for tests only: every database read after the start waits N ms
+                      (0-10000, default 0), to show that no network thread waits for one
   --help              this text
 )";
 
@@ -92,6 +98,18 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--allow-origin") config.allowed_origins.push_back(value());
     else if (flag == "--threads") config.threads = static_cast<int>(parse_integer(flag, value(), 1, 256));
     else if (flag == "--bot-threads") config.bot_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
+    else if (flag == "--bot-priority") {
+      const std::string priority = value();
+      if (priority != "idle" && priority != "normal")
+        throw UsageError("--bot-priority needs idle or normal, got '" + priority + "'");
+      config.bot_threads_idle = priority == "idle";
+    }
+    else if (flag == "--bot-budget") {
+      const std::string budget = value();
+      if (budget != "adaptive" && budget != "full")
+        throw UsageError("--bot-budget needs adaptive or full, got '" + budget + "'");
+      config.bot_budget_adaptive = budget == "adaptive";
+    }
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
     else if (flag == "--public-url") {
@@ -103,6 +121,7 @@ Config parse_command_line(int argc, const char* const* argv) {
       config.waiting_room_ttl_seconds = static_cast<int>(parse_integer(flag, value(), 1, 365 * 24 * 60 * 60));
     else if (flag == "--lease-ms") config.lease_ms = static_cast<int>(parse_integer(flag, value(), 200, 600000));
     else if (flag == "--clock-speed") config.clock_speed = static_cast<double>(parse_integer(flag, value(), 1, 1000));
+    else if (flag == "--test-read-delay-ms") config.test_read_delay_ms = static_cast<int>(parse_integer(flag, value(), 0, 10000));
     else if (flag == "--log-level") {
       try {
         config.log_level = parse_log_level(value());

@@ -17,6 +17,8 @@ struct Config {
   std::vector<std::string> allowed_origins;
   int threads = 1;
   int bot_threads = 1;  // worker threads for computer players' searches
+  bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
+  bool bot_budget_adaptive = true;  // --bot-budget adaptive (less while many wait) or full
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit
@@ -28,6 +30,7 @@ struct Config {
   // to a survivor after it ran out.
   int lease_ms = 5000;
   double clock_speed = 1;  // --clock-speed K, tests only: game clocks and grace times run K times faster
+  int test_read_delay_ms = 0;  // tests only: every read after the start waits this long
   bool help = false;
 };
 

@@ -142,8 +142,19 @@ void HttpSession::route(HttpRequest request) {
         ->run(std::move(request));
     return;
   }
-  if (is_api_target(path)) return send(handle_api(request, context_));
+  if (is_api_target(path)) return answer_api(std::move(request));
   serve_static(request);
+}
+
+// The API reads the database (history pages, records, replays), so it is answered on a reader
+// thread and the answer written back on this connection's strand: no network thread waits.
+void HttpSession::answer_api(HttpRequest request) {
+  auto owned = std::make_shared<const HttpRequest>(std::move(request));
+  context_.hub.readers().run([self = shared_from_this(), owned] {
+    // handle_api turns every failure into an error response.
+    auto response = std::make_shared<StringResponse>(handle_api(*owned, self->context_));
+    net::post(self->stream_.get_executor(), [self, response] { self->send(std::move(*response)); });
+  });
 }
 
 void HttpSession::serve_static(const HttpRequest& request) {

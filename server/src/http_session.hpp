@@ -31,6 +31,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void route(HttpRequest request);
   void refuse_oversized(http::status status);
   void drain_then_close();
+  void answer_api(HttpRequest request);
   void serve_static(const HttpRequest& request);
   template <class Body>
   void send(http::response<Body> response);

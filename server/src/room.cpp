@@ -7,6 +7,7 @@
 #include "hub.hpp"
 #include "log.hpp"
 #include "random.hpp"
+#include "reader_pool.hpp"
 #include "storage.hpp"
 
 namespace mancala::server {
@@ -101,10 +102,19 @@ void Room::run_step(const std::optional<Caller>& caller, const Step& step) {
 }
 
 void Room::commit(const std::function<void(std::function<void(bool)>)>& write,
-                  std::function<void(bool)> then) {
+                  std::function<void(bool)> then, std::function<void()> on_durable) {
   gate_.hold();
-  write([self = shared_from_this(), then = std::move(then)](bool committed) mutable {
-    // On the writer thread: hand the result back to the strand at once.
+  write([self = shared_from_this(), then = std::move(then), on_durable = std::move(on_durable)](bool committed) mutable {
+    // On the writer thread. A durable update is announced from here at once, without a hop
+    // through the room's strand (sending only posts to each connection's strand); the room's
+    // own bookkeeping goes back to its strand, where the gate keeps later steps waiting for it.
+    if (committed && on_durable) {
+      try {
+        on_durable();
+      } catch (const std::exception& e) {
+        log_error("announce_failed", {{"room", self->meta_.id}, {"message", e.what()}});
+      }
+    }
     net::post(self->strand_, [self, then = std::move(then), committed] {
       self->gate_.release([&] { self->run_step(std::nullopt, [&] { then(committed); }); });
     });
@@ -435,20 +445,33 @@ void Room::do_move(const Caller& caller, const protocol::Move& move) {
   commit_update(caller, "move", *seat, move.tokens, std::move(outcome));
 }
 
+void Room::read_stored(const Caller& caller, std::function<void(const GameMeta&, Storage&)> read) const {
+  services_.readers.run([caller, meta = meta_, &storage = services_.storage, read = std::move(read)] {
+    try {
+      read(meta, storage);
+    } catch (const std::exception& e) {
+      log_error("room_read_failed", {{"room", meta.id}, {"message", e.what()}});
+      caller.fail(Code::internal, "the server could not read this game's history; try again");
+    }
+  });
+}
+
 void Room::resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat) {
-  auto actions = services_.storage.load_actions(meta_.id);
-  const auto applied = static_cast<std::size_t>(move.expected_version);  // index of version+1
-  if (applied < actions.size() && actions[applied].kind == "move" &&
-      actions[applied].seat == seat && actions[applied].tokens == move.tokens) {
-    // The same move again (a client that lost the reply): the stored update, to it alone.
-    actions.resize(applied + 1);
-    const Match then = replay(meta_, actions);
-    return caller.reply(protocol::write_update(caller.id, make_update(meta_.id, actions.back(), then.state())));
-  }
-  caller.fail(Code::stale_version,
-              "expected_version " + std::to_string(move.expected_version) +
-                  " is not the current version " + std::to_string(version_) + "; sync first",
-              {{"version", version_}});
+  read_stored(caller, [caller, move, seat, version = version_](const GameMeta& meta, Storage& storage) {
+    auto actions = storage.load_actions(meta.id);
+    const auto applied = static_cast<std::size_t>(move.expected_version);  // index of version+1
+    if (applied < actions.size() && actions[applied].kind == "move" && actions[applied].seat == seat &&
+        actions[applied].tokens == move.tokens) {
+      // The same move again (a client that lost the reply): the stored update, to it alone.
+      actions.resize(applied + 1);
+      const Match then = replay(meta, actions);
+      return caller.reply(protocol::write_update(caller.id, make_update(meta.id, actions.back(), then.state())));
+    }
+    caller.fail(Code::stale_version,
+                "expected_version " + std::to_string(move.expected_version) + " is not the current version " +
+                    std::to_string(version) + "; sync first",
+                {{"version", version}});
+  });
 }
 
 void Room::do_special(const Caller& caller, const std::string& kind) {
@@ -490,14 +513,16 @@ void Room::do_sync(const Caller& caller, std::int64_t since) {
   if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
   if (version_ - since > kMaxSyncUpdates)
     return reply_room(caller);
-  std::vector<protocol::Update> updates;
-  if (since < version_) {
-    replay(meta_, services_.storage.load_actions(meta_.id),
-           [&](const Match& match, const StoredAction& action) {
-             if (action.version > since) updates.push_back(make_update(meta_.id, action, match.state()));
-           });
-  }
-  caller.reply(protocol::write_updates(caller.id, meta_.id, updates));
+  if (since >= version_) return caller.reply(protocol::write_updates(caller.id, meta_.id, {}));
+  // The updates up to this version, as of this request; later ones reach the caller as updates.
+  read_stored(caller, [caller, since, until = version_](const GameMeta& meta, Storage& storage) {
+    std::vector<protocol::Update> updates;
+    replay(meta, storage.load_actions(meta.id), [&](const Match& match, const StoredAction& action) {
+      if (action.version > since && action.version <= until)
+        updates.push_back(make_update(meta.id, action, match.state()));
+    });
+    caller.reply(protocol::write_updates(caller.id, meta.id, updates));
+  });
 }
 
 void Room::commit_update(std::optional<Caller> caller, std::string kind, int seat,
@@ -525,10 +550,11 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
     effects.finished_at = action->at;
     effects.result = std::move(update.state.at("result"));
   }
+  // The mover's copy, with its request id, is also written before the commit.
+  SharedText mover_text = caller ? std::make_shared<const std::string>(protocol::with_id(*text, caller->id)) : nullptr;
   commit(
       [&](auto done) { services_.storage.append_action(meta_.id, action, effects, std::move(done)); },
-      [this, caller = std::move(caller), action, rounds_after, clock = std::move(clock),
-       text = std::move(text)](bool committed) {
+      [this, caller, action, rounds_after, clock = std::move(clock)](bool committed) {
         if (!committed) {
           rebuild_from_storage();  // the match ran ahead of the database: take it back
           if (caller) caller->fail(Code::internal, "the move could not be stored; try again");
@@ -538,16 +564,20 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
         rounds_stored_ = rounds_after;
         clock_.adopt(clock);
         arm_clock();
-        announce(text, caller);
         after_update(*action);
+      },
+      [this, caller, text = std::move(text), mover_text = std::move(mover_text)] {
+        announce(text, mover_text, caller);
       });
 }
 
-void Room::announce(const SharedText& text, const std::optional<Caller>& caller) {
+// Runs on the writer's thread while the gate is held: no step of the room runs meanwhile (they
+// wait for the gate), so the members are as they were when the commit began.
+void Room::announce(const SharedText& text, const SharedText& mover_text, const std::optional<Caller>& caller) const {
   const Connection* mover = caller ? caller->connection.get() : nullptr;
-  send_to_members(text, mover);
+  members_.send(text, mover);
   if (caller) {
-    caller->reply(protocol::with_id(*text, caller->id));
+    caller->connection->send(mover_text);
     services_.metrics.move_latency.observe(std::chrono::steady_clock::now() - caller->received);
   }
   ++services_.metrics.moves_applied;
@@ -619,16 +649,29 @@ void Room::settle_claim(const std::optional<Caller>& caller, std::optional<int> 
 }
 
 void Room::rebuild_from_storage() {
-  try {
-    const auto actions = services_.storage.load_actions(meta_.id);
-    match_ = replay(meta_, actions);
-    version_ = actions.empty() ? 0 : actions.back().version;
-    // A claim or fallback that failed to commit leaves the race to run again.
-    open_claim_window();
-    let_bot_think();  // a computer player's move that failed to commit is searched again
-  } catch (const std::exception& e) {
-    log_error("room_rebuild_failed", {{"room", meta_.id}, {"message", e.what()}});
-  }
+  // The read runs on a reader thread; the gate holds every later step until the match is back.
+  gate_.hold();
+  services_.readers.run([self = shared_from_this(), meta = meta_] {
+    auto rebuilt = std::make_shared<std::optional<std::pair<Match, std::int64_t>>>();
+    try {
+      const auto actions = self->services_.storage.load_actions(meta.id);
+      rebuilt->emplace(replay(meta, actions), actions.empty() ? 0 : actions.back().version);
+    } catch (const std::exception& e) {
+      log_error("room_rebuild_failed", {{"room", meta.id}, {"message", e.what()}});
+    }
+    net::post(self->strand_, [self, rebuilt] {
+      self->gate_.release([&] {
+        if (!*rebuilt) return;
+        self->run_step(std::nullopt, [&] {
+          self->match_ = std::move((*rebuilt)->first);
+          self->version_ = (*rebuilt)->second;
+          // A claim or fallback that failed to commit leaves the race to run again.
+          self->open_claim_window();
+          self->let_bot_think();  // a computer player's move that failed to commit is searched again
+        });
+      });
+    });
+  });
 }
 
 // ---- the clock -------------------------------------------------------------------------
@@ -784,8 +827,9 @@ bool Room::seat_connected(int seat) const {
 }
 
 protocol::RoomSummary Room::summary() const {
-  protocol::RoomSummary out{meta_.id,  meta_.game, meta_.options, std::string(to_string(status())),
-                            {},         0,          clock_.time_control()};
+  // `created` comes from the database after a restart: the room's original time.
+  protocol::RoomSummary out{meta_.id, meta_.game, meta_.options, std::string(to_string(status())),
+                            {},       0,          clock_.time_control(), meta_.host_name, meta_.created};
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& player = seats_[i];
     const bool connected = seat_connected(static_cast<int>(i));

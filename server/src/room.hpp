@@ -28,6 +28,7 @@ namespace mancala::server {
 
 class BotPool;
 class Hub;
+class ReaderPool;
 class Storage;
 
 enum class RoomStatus { waiting, playing, finished };
@@ -42,6 +43,7 @@ class Room : public std::enable_shared_from_this<Room> {
     Metrics& metrics;
     BotPool& bot_pool;
     const TimeSource& time;  // game clocks and grace times run on it
+    ReaderPool& readers;     // stored actions are read and replayed there, never on the strand
   };
 
   // `meta` as stored; `match` is the game at `version` (the opening one for a new room);
@@ -85,9 +87,12 @@ class Room : public std::enable_shared_from_this<Room> {
   // `internal` reply to `caller` (when there is one) and a log line.
   void serially(std::optional<Caller> caller, Step step);
   void run_step(const std::optional<Caller>& caller, const Step& step);
-  // Holds the room until the write reports, then runs `then(committed)` on the strand.
+  // Holds the room until the write reports, then runs `then(committed)` on the strand. When the
+  // write committed, `on_durable` runs first, at once on the writer's thread: it may only send
+  // texts prepared before the commit (connections' queues are thread-safe) and must not touch
+  // the room's state, which stays the strand's.
   void commit(const std::function<void(std::function<void(bool)>)>& write,
-              std::function<void(bool)> then);
+              std::function<void(bool)> then, std::function<void()> on_durable = {});
 
   void do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite);
   void do_leave(const Caller& caller);
@@ -105,6 +110,9 @@ class Room : public std::enable_shared_from_this<Room> {
   void arm_clock();
   bool flag_fell();  // true when it did: a timeout update is being committed
   void resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat);
+  // Runs `read` with a copy of the room's meta on a reader thread (stored actions are read and
+  // replayed there, not on the strand); it replies to `caller` itself, `internal` if it throws.
+  void read_stored(const Caller& caller, std::function<void(const GameMeta&, Storage&)> read) const;
   void take_seat(const Caller& caller, int seat);
   // When the seat about to be taken is the last free one: the game's start time.
   std::optional<std::string> start_time_if_last_seat() const;
@@ -115,7 +123,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // The game side: commit an outcome already applied to match_, then announce it.
   void commit_update(std::optional<Caller> caller, std::string kind, int seat, std::string tokens,
                      Outcome outcome);
-  void announce(const SharedText& update, const std::optional<Caller>& caller);
+  void announce(const SharedText& update, const SharedText& mover_update, const std::optional<Caller>& caller) const;
   void after_update(const StoredAction& action);
   // The claim window: opened when the game enters one, settled by the first valid claim or,
   // at its deadline, by the game's fallback.
