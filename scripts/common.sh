@@ -8,8 +8,9 @@ BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libboost-dev nlohmann-json3-dev
 # Extra packages the tests need: the browser tests drive Debian's Chromium with playwright-core;
 # the deploy check reads docker/compose.yml with Python's YAML parser; the storage tests (and
 # the cluster label) start a throwaway PostgreSQL server from Debian's `postgresql`
-# (binaries in /usr/lib/postgresql/15/bin).
-TEST_PACKAGES=(nodejs npm chromium python3 python3-yaml postgresql)
+# (binaries in /usr/lib/postgresql/15/bin); the cluster label also runs docker/nginx.cluster.conf
+# in Debian's `nginx` on loopback (its own prefix; the system service is not used).
+TEST_PACKAGES=(nodejs npm chromium python3 python3-yaml postgresql nginx)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -11,8 +11,12 @@
 //
 // Other modes: --capacity (how many players, each moving every 2 s, the server serves with a
 // p99 within 50 ms), --idle N (memory per idle authenticated WebSocket), --bot-rooms (the impact
-// of games against the computer). --pin runs the server (and the echo server) on core 0 and the
-// generator on core 1, so that a ratio measures the servers rather than their share of the cores.
+// of games against the computer), --connect HOST:PORT[,…] (servers started elsewhere: several
+// processes on one PostgreSQL, or nginx in front of them; rooms dealt out over the addresses,
+// both players of a room on the same one, or with --split the second on the next address, so that
+// its moves are forwarded to the room's owner). --pin runs the server (and the echo server) on
+// core 0 and the generator on core 1, so that a ratio measures the servers rather than their
+// share of the cores.
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -61,11 +65,43 @@ struct Options {
   int bot_rooms = 0;   // > 0: the impact mode (games against the computer beside the rooms)
   int bot_level = 5;
   int bot_threads = 1;
+  std::string bot_priority = "idle";    // passed to the server's --bot-priority
+  std::string bot_budget = "adaptive";  // passed to the server's --bot-budget
   bool pin = false;     // servers on core 0, the generator on core 1
   int capacity = 0;     // > 0: the capacity mode, trying up to this many players
   int idle = 0;         // > 0: the idle-memory mode with this many WebSockets
   std::string db;       // --db URL: a postgresql:// database instead of a fresh SQLite file
+  std::string connect;  // --connect host:port[,host:port…]: servers started elsewhere, none started here
+  bool split = false;   // --split: a room's second player on the next --connect address (forwarded)
 };
+
+// Where a generator connection goes: a server this process started (on loopback), or one given
+// with --connect (another process, nginx in front of several, another machine).
+struct Address {
+  std::string host = "127.0.0.1";
+  unsigned short port = 0;
+  std::string text() const { return host + ":" + std::to_string(port); }
+};
+
+// "host:port,host:port" -> addresses; anything else is a usage error that says what was wrong.
+std::vector<Address> parse_addresses(const std::string& list) {
+  std::vector<Address> addresses;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto end = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, end - start);
+    const auto colon = item.rfind(':');
+    int port = 0;
+    const bool numeric = colon != std::string::npos &&
+                         std::from_chars(item.data() + colon + 1, item.data() + item.size(), port).ptr ==
+                             item.data() + item.size();
+    if (colon == 0 || !numeric || port < 1 || port > 65535)
+      throw std::invalid_argument("--connect needs host:port[,host:port…], got '" + item + "'");
+    addresses.push_back({item.substr(0, colon), static_cast<unsigned short>(port)});
+    start = end + 1;
+  }
+  return addresses;
+}
 
 constexpr int kServerCore = 0;
 constexpr int kGeneratorCore = 1;
@@ -153,7 +189,8 @@ class ServerProcess {
       const std::string& database = options.db.empty() ? db : options.db;
       execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", database.c_str(),
             "--threads", threads.c_str(), "--rate-limit", "1000000", "--log-level", "warn",
-            "--bot-threads", bot_threads.c_str(), static_cast<char*>(nullptr));
+            "--bot-threads", bot_threads.c_str(), "--bot-priority", options.bot_priority.c_str(),
+            "--bot-budget", options.bot_budget.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     close(out[1]);
@@ -206,10 +243,12 @@ class ServerProcess {
 // One client connection: a continuous read loop and a write queue.
 class Connection {
  public:
-  Connection(net::io_context& io, unsigned short port) : ws_(io) {
-    beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  Connection(net::io_context& io, unsigned short port) : Connection(io, Address{"127.0.0.1", port}) {}
+  Connection(net::io_context& io, const Address& address) : ws_(io) {
+    tcp::resolver resolver(io);
+    beast::get_lowest_layer(ws_).connect(resolver.resolve(address.host, std::to_string(address.port)));
     beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
-    ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    ws_.handshake(address.text(), "/ws");
     ws_.text(true);
   }
   void start(std::function<void(std::string_view)> on_message) {
@@ -304,9 +343,11 @@ MoveReply scan_update(std::string_view text) {
 // Two players and one move in flight.
 class Table {
  public:
-  Table(net::io_context& io, unsigned short port, bool echo, Measure& measure, double pace_seconds, unsigned seed)
+  // The creator (whose process owns the room) on `address`, the joiner on `joiner_address`.
+  Table(net::io_context& io, const Address& address, const Address& joiner_address, bool echo, Measure& measure,
+        double pace_seconds, unsigned seed)
       : echo_(echo), measure_(measure), pace_(pace_seconds), timer_(io), rng_(seed) {
-    for (int i = 0; i < 2; ++i) players_.push_back(std::make_unique<Connection>(io, port));
+    for (int i = 0; i < 2; ++i) players_.push_back(std::make_unique<Connection>(io, i == 0 ? address : joiner_address));
     for (int i = 0; i < 2; ++i)
       players_[static_cast<std::size_t>(i)]->start([this](std::string_view text) { on_message(text); });
     if (echo_) room_ = "echo-room";
@@ -421,8 +462,8 @@ class Table {
 // searching, which is the load whose effect on the other rooms the impact mode measures.
 class BotTable {
  public:
-  BotTable(net::io_context& io, unsigned short port, int level, unsigned seed)
-      : player_(io, port), level_(level), rng_(seed) {
+  BotTable(net::io_context& io, const Address& address, int level, unsigned seed)
+      : player_(io, address), level_(level), rng_(seed) {
     player_.start([this](std::string_view text) { on_message(text); });
   }
   void start() {
@@ -494,15 +535,19 @@ double percentile(std::vector<double>& sorted, double p) {
 
 // Runs N tables against `port` for a warm-up second and then `seconds` of measurement, with
 // `bot_rooms` games against the computer beside them (not measured).
-Result run(unsigned short port, bool echo, const Options& options, double pace_seconds, int bot_rooms = 0) {
+// Room i goes to addresses[i % n], both its players with it.
+Result run_on(const std::vector<Address>& addresses, bool echo, const Options& options, double pace_seconds,
+              int bot_rooms = 0) {
   net::io_context io;
   Measure measure;
+  const auto address = [&](int i) -> const Address& { return addresses[static_cast<std::size_t>(i) % addresses.size()]; };
   std::vector<std::unique_ptr<Table>> tables;
   for (int i = 0; i < options.rooms; ++i)
-    tables.push_back(std::make_unique<Table>(io, port, echo, measure, pace_seconds, static_cast<unsigned>(i + 1)));
+    tables.push_back(std::make_unique<Table>(io, address(i), address(options.split ? i + 1 : i), echo, measure,
+                                             pace_seconds, static_cast<unsigned>(i + 1)));
   std::vector<std::unique_ptr<BotTable>> bot_tables;
   for (int i = 0; i < bot_rooms; ++i)
-    bot_tables.push_back(std::make_unique<BotTable>(io, port, options.bot_level, static_cast<unsigned>(1000 + i)));
+    bot_tables.push_back(std::make_unique<BotTable>(io, address(i), options.bot_level, static_cast<unsigned>(1000 + i)));
   for (auto& table : bot_tables) table->start();
   for (auto& table : tables) table->start();
   // Many rooms take a while to set up (a commit each for creating and joining): the warm-up
@@ -534,6 +579,11 @@ Result run(unsigned short port, bool echo, const Options& options, double pace_s
   result.generator_cpu_us = 1e6 * thread_cpu / completed;
   result.in_process_server_cpu_us = 1e6 * (process_cpu - thread_cpu) / completed;
   return result;
+}
+
+// Against a server started by this process (or the in-process echo server) on loopback.
+Result run(unsigned short port, bool echo, const Options& options, double pace_seconds, int bot_rooms = 0) {
+  return run_on({Address{"127.0.0.1", port}}, echo, options, pace_seconds, bot_rooms);
 }
 
 void print(const char* what, const Result& result) {
@@ -576,12 +626,13 @@ struct ServerFigures {
   }
 };
 
-ServerFigures read_server_figures(unsigned short port) {
+ServerFigures read_server_figures(const Address& address) {
   net::io_context io;
   beast::tcp_stream stream(io);
-  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  tcp::resolver resolver(io);
+  stream.connect(resolver.resolve(address.host, std::to_string(address.port)));
   http::request<http::empty_body> request{http::verb::get, "/metrics", 11};
-  request.set(http::field::host, "127.0.0.1");
+  request.set(http::field::host, address.text());
   http::write(stream, request);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
@@ -600,6 +651,8 @@ ServerFigures read_server_figures(unsigned short port) {
           value("mancala_bot_moves_total"), value("mancala_bot_think_seconds_count"),
           value("mancala_bot_think_seconds_sum")};
 }
+
+ServerFigures read_server_figures(unsigned short port) { return read_server_figures(Address{"127.0.0.1", port}); }
 
 void print_server_figures(const ServerFigures& figures) {
   const auto over = [](double within, double all) { return 100 * (1 - within / std::max(1.0, all)); };
@@ -813,12 +866,51 @@ int run_idle(const Options& options) {
   return 0;
 }
 
+// ---- servers started elsewhere: several processes, or nginx in front of them ---------------
+
+// Full load, then half load, against the --connect addresses (rooms dealt out in turn). Each
+// address's /metrics is read before and after, so a process that got no moves shows it;
+// through nginx that is whichever process answers it.
+int run_connected(const Options& options) {
+  const std::vector<Address> addresses = parse_addresses(options.connect);
+  std::string listed;
+  for (const auto& address : addresses) listed += (listed.empty() ? "" : ", ") + address.text();
+  std::printf("%d rooms of two players dealt out over %zu address(es) (%s), servers started elsewhere "
+              "(they need --rate-limit 1000000), %.0f s per run, %d rounds\n",
+              options.rooms, addresses.size(), listed.c_str(), options.seconds, options.rounds);
+  std::vector<double> per_second, p99_full, p99_half;
+  for (int round = 1; round <= options.rounds; ++round) {
+    std::printf("-- round %d\n", round);
+    std::vector<ServerFigures> before;
+    for (const auto& address : addresses) before.push_back(read_server_figures(address));
+    const Result full = run_on(addresses, false, options, 0);
+    print("full load", full);
+    for (std::size_t i = 0; i < addresses.size(); ++i) {
+      std::printf("  %s\n", addresses[i].text().c_str());
+      print_server_figures(read_server_figures(addresses[i]) - before[i]);
+    }
+    print_histogram(full);
+    const Result half = run_on(addresses, false, options, options.rooms / (full.per_second / 2));
+    print("half load", half);
+    per_second.push_back(full.per_second);
+    p99_full.push_back(full.p99_us);
+    p99_half.push_back(half.p99_us);
+  }
+  std::printf("median of %d rounds: %.0f durable moves/s at full load, p99 %.1f ms at full load, %.1f ms at half load\n",
+              options.rounds, median(per_second), median(p99_full) / 1000, median(p99_half) / 1000);
+  return 0;
+}
+
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--pin") {
       options.pin = true;
+      continue;
+    }
+    if (flag == "--split") {
+      options.split = true;
       continue;
     }
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
@@ -831,11 +923,15 @@ Options parse(int argc, char** argv) {
     else if (flag == "--bot-rooms") options.bot_rooms = std::stoi(value);
     else if (flag == "--bot-level") options.bot_level = std::stoi(value);
     else if (flag == "--bot-threads") options.bot_threads = std::stoi(value);
+    else if (flag == "--bot-priority") options.bot_priority = value;
+    else if (flag == "--bot-budget") options.bot_budget = value;
     else if (flag == "--capacity") options.capacity = std::stoi(value);
     else if (flag == "--idle") options.idle = std::stoi(value);
     else if (flag == "--db") options.db = value;
+    else if (flag == "--connect") options.connect = value;
     else throw std::invalid_argument("unknown flag " + flag);
   }
+  if (!options.connect.empty()) parse_addresses(options.connect);  // a bad list is a usage error
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
     throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
   if (options.bot_rooms < 0 || options.bot_level < 1 || options.bot_level > 5 || options.bot_threads < 1)
@@ -863,12 +959,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "mancala-loadgen: " << e.what()
               << "\nusage: mancala-loadgen [--server PATH] [--pin] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
-                 "                       [--bot-rooms N [--bot-level L] [--bot-threads T]] [--capacity MAX_PLAYERS]\n"
-                 "                       [--idle CONNECTIONS] [--db postgresql://…]\n";
+                 "                       [--bot-rooms N [--bot-level L] [--bot-threads T] [--bot-priority idle|normal]\n"
+                 "                       [--bot-budget adaptive|full]] [--capacity MAX_PLAYERS]\n"
+                 "                       [--idle CONNECTIONS] [--db postgresql://…]\n"
+                 "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
   try {
     if (options.pin) pin_to_core(kGeneratorCore);  // before any thread starts: they inherit it
+    if (!options.connect.empty()) return run_connected(options);
     if (options.bot_rooms > 0) return run_impact(options);
     if (options.capacity > 0) return run_capacity(options);
     if (options.idle > 0) return run_idle(options);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "game_log.hpp"
+#include "hub.hpp"
 #include "identity.hpp"
 #include "log.hpp"
 #include "mancala/registry.hpp"
@@ -76,9 +77,13 @@ std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
   if (header.size() <= kBearer.size() ||
       !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
     return "";
-  const auto player = context.players.find_by_token(
-      std::string_view(header.data() + kBearer.size(), header.size() - kBearer.size()));
-  return player ? player->id : "";
+  const std::string token(header.data() + kBearer.size(), header.size() - kBearer.size());
+  try {
+    const auto player = context.hub.player_by_token(token);  // also one another process made
+    return player ? player->id : "";
+  } catch (const std::exception&) {
+    throw HttpError{http::status::service_unavailable, "the player could not be looked up; try again"};
+  }
 }
 
 Json summary_json(const GameMeta& meta) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cluster_router.hpp"
 #include "game_log.hpp"
 #include "mancala/bot.hpp"
 #include "identity.hpp"
@@ -49,7 +50,13 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
       expiry_timer_(lobby_strand_),
       alive_timer_(lobby_strand_) {}
 
-Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_}; }
+// The writer's thread only posts: what follows a write (a new room, a welcome) runs on the I/O
+// threads, so the next commit never waits for it.
+std::function<void(bool)> Hub::on_io(std::function<void(bool)> then) {
+  return [this, then = std::move(then)](bool committed) { net::post(io_, [then, committed] { then(committed); }); };
+}
+
+Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_, readers_}; }
 
 void Hub::restore_rooms(const std::function<bool(const std::string& room_id)>& take) {
   int restored = 0;
@@ -61,6 +68,7 @@ void Hub::restore_rooms(const std::function<bool(const std::string& room_id)>& t
 
 std::vector<std::string> Hub::take_over_rooms(const std::vector<std::string>& room_ids) {
   std::vector<std::string> unread;
+  std::vector<std::string> taken;  // rebuilt here: other processes send their clients of them
   std::string alive;  // unknown: clocks are not charged for the gap (the rooms are ours now, whatever fails)
   try {
     alive = storage_.load_last_alive();
@@ -76,12 +84,14 @@ std::vector<std::string> Hub::take_over_rooms(const std::vector<std::string>& ro
       if (const auto room = restore_room(*stored, alive)) {
         log_info("room_taken_over", {{"room", id}});
         attach_connected_players(room);
+        taken.push_back(id);
       }
     } catch (const std::exception& e) {
       log_error("room_not_taken_over", {{"room", id}, {"message", e.what()}});
       unread.push_back(id);
     }
   }
+  if (router_) router_->announce_taken(taken);
   return unread;
 }
 
@@ -145,6 +155,12 @@ PlayerRef Hub::load_player_by_token(const std::string& token) {
   return players_.find_by_token(token);
 }
 
+PlayerRef Hub::player_by_token(const std::string& token) {
+  auto player = players_.find_by_token(token);
+  if (player || !shared_database_) return player;
+  return load_player_by_token(token);
+}
+
 // ---- connections -----------------------------------------------------------------------
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
@@ -160,6 +176,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     hello_players_.erase(connection.get());
   }
   for (const auto& room : connection->close_and_take_rooms()) room->drop(connection);
+  if (router_) router_->connection_closed(connection);
 }
 
 void Hub::close_all(CloseCode code) {
@@ -204,25 +221,65 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
     }
     for (const auto& room : rooms)
       room->attach(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_});
+    if (router_) {  // and in those other processes own
+      try {
+        router_->attach_remote_rooms(connection, player);
+      } catch (const std::exception& e) {  // the player can still join or sync them one by one
+        log_error("remote_rooms_not_attached", {{"player", player->id}, {"message", e.what()}});
+      }
+    }
     return;
   }
   auto fresh = PlayerDirectory::make(hello.name);
   storage_.create_player(PlayerDirectory::to_stored(*fresh.player),
-                         [this, connection, id, fresh, done = std::move(done)](bool stored) {
+                         on_io([this, connection, id, fresh, done = std::move(done)](bool stored) {
                            if (!stored) {
                              metrics_.count_error(Code::internal);
                              connection->send(protocol::write_error(id, {Code::internal, "the player could not be stored; try again", {}}));
                              return done(nullptr);
                            }
                            players_.add(fresh.player);
+                           if (shared_database_) {  // a room he joins may be taken over later
+                             const std::lock_guard lock(mutex_);
+                             hello_players_[connection.get()] = {connection, fresh.player};
+                           }
                            connection->send(protocol::write_welcome(id, fresh.player->id, fresh.player->name, fresh.token));
                            done(fresh.player);
-                         });
+                         }));
 }
 
 // ---- requests --------------------------------------------------------------------------
 
 void Hub::handle(Caller caller, protocol::ClientMessage message) {
+  if (router_) {
+    try {
+      const std::string room = room_for_routing(message);
+      if (!room.empty() && !find_room(room) && router_->forward(caller, message, room)) return;
+    } catch (const std::exception& e) {  // the owner could not be looked up
+      log_warn("forward_failed", {{"message", e.what()}});
+      return caller.fail(Code::internal, "the server that holds this room cannot be reached now (it may be "
+                                         "being replaced); try again in a few seconds");
+    }
+  }
+  handle_here(std::move(caller), std::move(message));
+}
+
+std::string Hub::room_for_routing(const protocol::ClientMessage& message) const {
+  if (const auto* join = std::get_if<protocol::JoinRoom>(&message); join && !join->invite.empty()) {
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto it = invites_.find(join->invite); it != invites_.end()) return it->second;
+    }
+    return router_->room_of_invite(join->invite);
+  }
+  return room_named_by(message);
+}
+
+void Hub::attach_here(const std::string& room_id, Caller caller) {
+  if (const auto room = find_room(room_id)) room->attach(std::move(caller));
+}
+
+void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
   // Messages naming a room go to that room's strand.
   const auto in_room = [&](const std::string& room_id, auto action) {
     if (auto room = find_room(room_id)) action(*room);
@@ -279,6 +336,8 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
   meta.grace_seconds = create.grace_seconds;
   meta.clock = clock_settings(create.clock);
   meta.created = now_utc();
+  meta.host_id = caller.player->id;
+  meta.host_name = caller.player->name;
   std::optional<int> creator_seat;
   if (!create.choice.spectate) {
     creator_seat = create.choice.seat.value_or(0);
@@ -289,7 +348,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
     meta.status = "playing";
     meta.started = format_utc(time_.now());  // the clock's time: version 0 of its history
   }
-  storage_.create_game(meta, [this, caller, meta, match, creator_seat, seats](bool stored) {
+  storage_.create_game(meta, on_io([this, caller, meta, match, creator_seat, seats](bool stored) {
     if (!stored) {
       end_reservation(caller.player->id, nullptr);
       return caller.fail(Code::internal, "the room could not be stored; try again");
@@ -303,7 +362,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
     log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private},
                               {"bots", meta.seats.size() - (creator_seat ? 1 : 0)}, {"started", !meta.started.empty()}});
     room->welcome_creator(caller, creator_seat);
-  });
+  }));
 }
 
 // Counts the player's waiting rooms and the ones being stored for him, so that requests sent
@@ -452,7 +511,7 @@ void Hub::create_rematch(const GameMeta& old, std::vector<PlayerRef> players, st
     log_error("rematch_failed", {{"room", old.id}, {"message", e.what()}});
     return done("");
   }
-  storage_.create_game(setup->meta, [this, setup, members = std::move(members), done = std::move(done)](bool stored) {
+  storage_.create_game(setup->meta, on_io([this, setup, members = std::move(members), done = std::move(done)](bool stored) {
     if (!stored) return done("");
     const GameMeta& meta = setup->meta;
     auto room = std::make_shared<Room>(services(), meta, Match::restore(meta.game, meta.options, meta.draws), 0,
@@ -463,27 +522,45 @@ void Hub::create_rematch(const GameMeta& old, std::vector<PlayerRef> players, st
     log_info("rematch_created", {{"room", meta.id}, {"game", meta.game}});
     room->welcome_rematch(members);
     done(room->id());
-  });
+  }));
 }
 
 void Hub::publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) {
+  std::optional<protocol::RoomSummary> for_others;
+  if (router_) for_others = summary;
+  const ListingChange change = list(room_id, std::move(summary));
+  if (router_ && change.entry) router_->publish_summary(room_id, for_others);  // to the other processes' lobbies
+  if (change.tell_watchers) schedule_lobby_broadcast();
+}
+
+void Hub::remote_summary(const std::string& room_id, std::optional<protocol::RoomSummary> summary) {
+  if (find_room(room_id)) return;  // ours now (taken over): our own entry is the one to keep
+  if (list(room_id, std::move(summary)).tell_watchers) schedule_lobby_broadcast();
+}
+
+std::vector<std::pair<std::string, protocol::RoomSummary>> Hub::local_listings() const {
+  std::vector<std::pair<std::string, protocol::RoomSummary>> out;
+  const std::lock_guard lock(mutex_);
+  for (const auto& [id, entry] : listed_)
+    if (rooms_.contains(id)) out.emplace_back(id, entry.second);
+  return out;
+}
+
+Hub::ListingChange Hub::list(const std::string& room_id, std::optional<protocol::RoomSummary> summary) {
   bool changed = false;
-  {
-    const std::lock_guard lock(mutex_);
-    const auto it = listed_.find(room_id);
-    if (!summary) {
-      changed = it != listed_.end();
-      if (changed) listed_.erase(it);
-    } else if (it == listed_.end()) {
-      listed_.emplace(room_id, std::pair(next_listing_++, std::move(*summary)));
-      changed = true;
-    } else {
-      changed = protocol::to_json(it->second.second) != protocol::to_json(*summary);
-      it->second.second = std::move(*summary);
-    }
-    changed = changed && !lobby_watchers_.empty();
+  const std::lock_guard lock(mutex_);
+  const auto it = listed_.find(room_id);
+  if (!summary) {
+    changed = it != listed_.end();
+    if (changed) listed_.erase(it);
+  } else if (it == listed_.end()) {
+    listed_.emplace(room_id, std::pair(next_listing_++, std::move(*summary)));
+    changed = true;
+  } else {
+    changed = protocol::to_json(it->second.second) != protocol::to_json(*summary);
+    it->second.second = std::move(*summary);
   }
-  if (changed) schedule_lobby_broadcast();
+  return {changed, changed && !lobby_watchers_.empty()};
 }
 
 std::vector<protocol::RoomSummary> Hub::lobby() const {

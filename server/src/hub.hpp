@@ -14,12 +14,14 @@
 
 #include "connection.hpp"
 #include "net.hpp"
+#include "reader_pool.hpp"
 #include "room.hpp"
 #include "time_source.hpp"
 
 namespace mancala::server {
 
 class BotPool;
+class ClusterRouter;
 class Storage;
 class PlayerDirectory;
 
@@ -36,6 +38,8 @@ class Hub {
   std::vector<std::string> take_over_rooms(const std::vector<std::string>& room_ids);
   // Game clocks and grace times run `speed` times faster (tests only); before restore_rooms.
   void set_clock_speed(double speed) { time_ = TimeSource(speed); }
+  // Where rooms and the history API read from the database (see reader_pool.hpp).
+  ReaderPool& readers() { return readers_; }
   // Other processes share the database (PostgreSQL cluster): tokens unknown here are looked up.
   void share_database_with_other_processes() { shared_database_ = true; }
   // Notes in the database that the server runs, now and every `interval` (a restart charges
@@ -43,12 +47,27 @@ class Hub {
   void note_alive_every(std::chrono::seconds interval);
   void note_alive();
 
+  // The player with this token; with other processes on the database, also one made there
+  // (a database read). Null when none.
+  PlayerRef player_by_token(const std::string& token);
   // A connection's `hello`. `done` receives the player (null on failure) after the reply was
   // queued; it may run on any thread.
   void hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
              const protocol::Hello& hello, std::function<void(PlayerRef)> done);
-  // Every other message of a connection that said hello.
+  // Every other message of a connection that said hello. With a router, a message for a room
+  // another process owns goes there.
   void handle(Caller caller, protocol::ClientMessage message);
+
+  // Several processes (cluster_router.hpp): set before restore_rooms and listening.
+  void set_router(ClusterRouter* router) { router_ = router; }
+  // A message for this process's rooms from a client of another (never forwarded again).
+  void handle_here(Caller caller, protocol::ClientMessage message);
+  // A seated player's connection on another process, back in the room (as after hello here).
+  void attach_here(const std::string& room_id, Caller caller);
+  // The lobby entry of a room another process owns (nullopt: it left the lobby).
+  void remote_summary(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
+  // This process's own lobby entries, for a process that just started.
+  std::vector<std::pair<std::string, protocol::RoomSummary>> local_listings() const;
 
   void connected(const std::shared_ptr<Connection>& connection);
   void disconnected(const std::shared_ptr<Connection>& connection);
@@ -88,17 +107,29 @@ class Hub {
   std::shared_ptr<Room> find_room(const std::string& id) const;
   void add_room(const std::shared_ptr<Room>& room);
   std::vector<protocol::RoomSummary> lobby() const;
+  // Puts the entry in the lobby (nullopt: takes it out): whether it changed, and whether
+  // watchers must hear of it.
+  struct ListingChange {
+    bool entry = false;
+    bool tell_watchers = false;
+  };
+  ListingChange list(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
+  // The room a message names, resolving an invite this process does not know ("" for none).
+  std::string room_for_routing(const protocol::ClientMessage& message) const;
   void schedule_lobby_broadcast();
   void broadcast_lobby();
   Room::Services services();
+  std::function<void(bool)> on_io(std::function<void(bool)> then);  // a write's completion, posted
 
   net::io_context& io_;
+  ReaderPool readers_;  // reads that may wait on the disk, off the network threads
   Storage& storage_;
   PlayerDirectory& players_;
   Metrics& metrics_;
   BotPool& bot_pool_;
   TimeSource time_;
   bool shared_database_ = false;
+  ClusterRouter* router_ = nullptr;
 
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;

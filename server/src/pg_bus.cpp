@@ -30,6 +30,42 @@ std::string literal(PgConnection& db, const std::string& text) {
   return out;
 }
 
+// Messages over kMaxPayload wait here for their receiver. Created at the first start on a
+// database, under an advisory lock so that processes starting together create it once.
+constexpr const char* kSpillTable = R"sql(
+  BEGIN;
+  SELECT pg_advisory_xact_lock(190019);
+  CREATE TABLE IF NOT EXISTS bus_spill (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    payload TEXT NOT NULL,
+    created TIMESTAMPTZ NOT NULL DEFAULT now()
+  );
+  COMMIT;
+)sql";
+
+// The SQL that sends one message: inline ("N:payload"), or through a bus_spill row ("N@row").
+std::string notify_sql(PgConnection& db, const std::string& channel, std::uint64_t sequence,
+                       const std::string& payload) {
+  const std::string prefix = std::to_string(sequence);
+  if (payload.size() <= PgBus::kMaxPayload)
+    return "SELECT pg_notify(" + literal(db, channel) + "," + literal(db, prefix + ":" + payload) + ");";
+  return "WITH spilled AS (INSERT INTO bus_spill (payload) VALUES (" + literal(db, payload) +
+         ") RETURNING id) SELECT pg_notify(" + literal(db, channel) + "," + literal(db, prefix + "@") +
+         " || id) FROM spilled;"
+         "DELETE FROM bus_spill WHERE created < now() - INTERVAL '10 minutes';";
+}
+
+// A notification's message: after "N:" inline, or after "N@" in the bus_spill row it names.
+std::string message_of(PgConnection& db, const std::string& notification) {
+  const auto mark = notification.find_first_of(":@");
+  if (mark == std::string::npos) return notification;
+  if (notification[mark] == ':') return notification.substr(mark + 1);
+  auto row = db.prepare("DELETE FROM bus_spill WHERE id = CAST(?1 AS BIGINT) RETURNING payload");
+  row.bind(1, notification.substr(mark + 1));
+  if (!row.step()) throw SqlError("bus message " + notification + " is not in bus_spill (read twice, or older than 10 minutes)");
+  return row.text(0);
+}
+
 }  // namespace
 
 PgBus::PgBus(const std::string& url, const std::vector<std::string>& channels, Handler handler)
@@ -66,8 +102,8 @@ PgBus::~PgBus() {
 }
 
 void PgBus::publish(std::string channel, std::string payload) {
-  if (payload.size() > kMaxPayload)
-    throw std::length_error("a bus message holds at most " + std::to_string(kMaxPayload) + " bytes");
+  if (payload.size() > kMaxSpilledPayload)
+    throw std::length_error("a bus message holds at most " + std::to_string(kMaxSpilledPayload) + " bytes");
   const std::lock_guard lock(mutex_);
   queue_.emplace_back(std::move(channel), std::move(payload));
   wake_sender_.notify_one();
@@ -90,9 +126,7 @@ void PgBus::send_loop(const std::string& url) {
       // One transaction, one round trip. PostgreSQL folds identical (channel, payload) pairs
       // of one transaction into one, so each payload carries a sequence number first.
       std::string sql = "BEGIN;";
-      for (std::size_t i = 0; i < batch.size(); ++i)
-        sql += "SELECT pg_notify(" + literal(db, batch[i].first) + "," +
-               literal(db, std::to_string(first + i) + ":" + batch[i].second) + ");";
+      for (std::size_t i = 0; i < batch.size(); ++i) sql += notify_sql(db, batch[i].first, first + i, batch[i].second);
       sql += "COMMIT";
       try {
         db.reconnect_if_broken();
@@ -108,11 +142,38 @@ void PgBus::send_loop(const std::string& url) {
   }
 }
 
+namespace {
+
+std::unique_ptr<PgConnection> open_listening(const std::string& url, const std::vector<std::string>& channels) {
+  auto db = std::make_unique<PgConnection>(url);
+  db->execute(kSpillTable);
+  for (const auto& channel : channels) db->execute("LISTEN " + channel);  // checked names
+  return db;
+}
+
+}  // namespace
+
+// After PostgreSQL closed the listening connection (a restart, a network cut): a new one every
+// half second until it listens again, or null once the bus stops. What was sent meanwhile is
+// lost (NOTIFY keeps nothing for absent listeners).
+std::unique_ptr<PgConnection> PgBus::relisten(const std::string& url, const std::vector<std::string>& channels) {
+  pollfd wake = {wake_listener_[0], POLLIN, 0};
+  while (::poll(&wake, 1, 500) <= 0 || !wake.revents) {
+    try {
+      auto db = open_listening(url, channels);
+      log_info("bus_listening_again");
+      return db;
+    } catch (const std::exception& e) {
+      log_warn("bus_listen_failed", {{"message", e.what()}});
+    }
+  }
+  return nullptr;
+}
+
 void PgBus::listen_loop(const std::string& url, const std::vector<std::string>& channels) {
   std::unique_ptr<PgConnection> db;
   try {
-    db = std::make_unique<PgConnection>(url);
-    for (const auto& channel : channels) db->execute("LISTEN " + channel);  // checked names
+    db = open_listening(url, channels);
   } catch (const std::exception& e) {
     const std::lock_guard lock(mutex_);
     startup_error_ = e.what();
@@ -129,16 +190,18 @@ void PgBus::listen_loop(const std::string& url, const std::vector<std::string>& 
     if (::poll(fds, 2, -1) < 0) continue;  // EINTR
     if (fds[1].revents) return;
     if (!PQconsumeInput(db->handle())) {
-      log_error("bus_listener_stopped", {{"message", PQerrorMessage(db->handle())}});
-      return;
+      log_error("bus_listener_lost", {{"message", PQerrorMessage(db->handle())}});
+      db = relisten(url, channels);
+      if (!db) return;
+      fds[0].fd = PQsocket(db->handle());
+      continue;
     }
     while (PGnotify* notice = PQnotifies(db->handle())) {
-      std::string payload = notice->extra;
+      const std::string notification = notice->extra;
       const std::string channel = notice->relname;
       PQfreemem(notice);
-      const auto colon = payload.find(':');
       try {
-        handler_(channel, colon == std::string::npos ? payload : payload.substr(colon + 1));
+        handler_(channel, message_of(*db, notification));
       } catch (const std::exception& e) {
         log_error("bus_handler_failed", {{"message", e.what()}});
       }

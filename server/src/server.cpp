@@ -6,6 +6,7 @@
 
 #include "bot_pool.hpp"
 #include "cluster_membership.hpp"
+#include "cluster_router.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
 #include "listener.hpp"
@@ -78,16 +79,25 @@ int run_server(const Config& config) {
 
   net::io_context io(config.threads);
   // Computer players think here, never on the I/O threads. Each room queues at most one search.
-  BotPool bot_pool(config.bot_threads, kBotQueueCapacity, metrics);
+  BotPool bot_pool(config.bot_threads, kBotQueueCapacity, metrics,
+                   config.bot_threads_idle ? BotPriority::idle : BotPriority::normal,
+                   config.bot_budget_adaptive);
   Hub hub(io, storage, players, metrics, bot_pool);
   metrics.room_counts = [&hub] { return hub.room_counts(); };
   hub.set_clock_speed(config.clock_speed);
+  // Rooms owned by other processes and their lobby entries, over LISTEN/NOTIFY.
+  std::unique_ptr<ClusterRouter> router;
   if (membership) {
+    router = std::make_unique<ClusterRouter>(config.db, membership->process_id(), std::chrono::milliseconds(config.lease_ms),
+                                             hub, players, metrics);
+    hub.set_router(router.get());
     hub.share_database_with_other_processes();
     hub.restore_rooms([&membership](const std::string& room_id) { return membership->claim(room_id); });
+    router->start();
   } else {
     hub.restore_rooms();
   }
+  storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
@@ -118,11 +128,14 @@ int run_server(const Config& config) {
   io.run();
   for (auto& thread : threads) thread.join();
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
+  hub.readers().stop();  // reads still queued have nobody to answer
   hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
   // Only now, with every queued move committed: leave the registry, so the others take our rooms
   // at their next renewal instead of after the lease.
   if (membership) membership->stop();
+  hub.set_router(nullptr);
+  router.reset();
   metrics.room_counts = nullptr;
   log_info("stopped");
   return 0;

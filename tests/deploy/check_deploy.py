@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Checks the container files without a Docker engine: the Dockerfile and docker/compose.yml
-parse, name files that exist, and agree with each other and with the README's set-up steps."""
+"""Checks the container files without a Docker engine: the Dockerfile, docker/compose.yml and
+docker/compose.cluster.yml parse, name files that exist, and agree with each other (the cluster's
+nginx config with its compose file) and with the README's set-up steps. The cluster's nginx config
+itself runs in tests/cluster/nginx_test.cpp."""
 import pathlib
 import re
 import sys
@@ -33,6 +35,52 @@ def dockerfile_instructions(text):
     for line in logical:
         word, _, rest = line.partition(" ")
         yield word.upper(), rest.strip()
+
+
+def check_cluster():
+    """docker/compose.cluster.yml and docker/nginx.cluster.conf: nginx in front of two or three
+    server processes on one PostgreSQL, and nginx's upstreams are exactly those processes, none
+    of them a backup."""
+    compose = yaml.safe_load((ROOT / "docker/compose.cluster.yml").read_text())
+    services = compose["services"]
+    named_volumes = compose.get("volumes") or {}
+    servers = {name: s for name, s in services.items() if s.get("image", "").startswith("mancala-online")}
+    check(2 <= len(servers) <= 3, f"the cluster runs two or three server processes, not {len(servers)}")
+    for name, service in servers.items():
+        command = [str(word) for word in service.get("command", [])]
+        flags = dict(zip(command[0::2], command[1::2]))
+        check(flags.get("--db", "").startswith("postgresql://"), f"{name} uses the shared PostgreSQL database")
+        check("--lease-ms" in flags, f"{name} sets --lease-ms")
+        check(service.get("restart") in {"always", "unless-stopped"}, f"{name} has a restart policy")
+        check("postgres" in (service.get("depends_on") or {}), f"{name} starts after postgres")
+        check(not service.get("ports"), f"{name} is reached only through nginx (no published port)")
+        context = (ROOT / "docker" / service["build"]["context"]).resolve()
+        check((context / service["build"].get("dockerfile", "Dockerfile")).exists(),
+              f"{name} builds from a Dockerfile that exists")
+    postgres = services.get("postgres", {})
+    check(postgres.get("image", "").startswith("postgres:"), "the cluster runs PostgreSQL's official image")
+    check("healthcheck" in postgres, "postgres has a health check the servers wait for")
+    check(any(v.split(":")[0] in named_volumes for v in postgres.get("volumes", [])),
+          "PostgreSQL keeps its data on a named volume")
+    nginx = services.get("nginx", {})
+    check(any(str(p).endswith(":8080") for p in nginx.get("ports", [])), "nginx publishes port 8080")
+    mounts = [v for v in nginx.get("volumes", []) if v.endswith("/etc/nginx/conf.d/default.conf:ro")]
+    check(len(mounts) == 1 and (ROOT / "docker" / mounts[0].split(":")[0]).exists(),
+          "nginx mounts the config file from docker/ as conf.d/default.conf")
+    check(nginx.get("restart") in {"always", "unless-stopped"}, "nginx has a restart policy")
+
+    conf = (ROOT / "docker/nginx.cluster.conf").read_text()
+    upstream = re.findall(r"^\s*server\s+([\w.-]+):(\d+)([^;]*);", conf, re.M)
+    check(sorted(host for host, _, _ in upstream) == sorted(servers),
+          f"nginx's upstreams {[h for h, _, _ in upstream]} are the compose servers {sorted(servers)}")
+    check(all(port == "8080" for _, port, _ in upstream), "the upstreams use the servers' port 8080")
+    # Any process serves any room (forwarding over the bus), so they share the load alike.
+    standing_by = [host for host, _, rest in upstream if re.search(r"\b(backup|down)\b", rest)]
+    check(not standing_by, f"nginx lists every server alike, but {standing_by} are backup or down")
+    for needed in ("proxy_set_header Upgrade $http_upgrade", "proxy_set_header Connection $connection_upgrade",
+                   "proxy_http_version 1.1", "proxy_read_timeout", "listen 8080;",
+                   "proxy_next_upstream error timeout;"):
+        check(needed in conf, f"docker/nginx.cluster.conf has '{needed}'")
 
 
 def main():
@@ -93,6 +141,8 @@ def main():
     volumes = service.get("volumes", [])
     named = [v.split(":")[0] for v in volumes if ":/data" in v]
     check(named and named[0] in (compose.get("volumes") or {}), "compose keeps /data on a named volume")
+
+    check_cluster()
 
     readme = (ROOT / "README.md").read_text()
     check("## Deploy" in readme, "README.md has a Deploy section")

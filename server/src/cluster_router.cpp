@@ -1,0 +1,420 @@
+#include "cluster_router.hpp"
+
+#include <cctype>
+#include <sstream>
+
+#include "hub.hpp"
+#include "log.hpp"
+#include "pg_bus.hpp"
+
+namespace mancala::server {
+namespace {
+
+const std::string kLobbyChannel = "mancala_lobby";
+
+// Bus messages are a header line of space-separated words (ids never hold spaces), then a
+// newline and a body taken as it is: no escaping of the frames, which are most of the traffic.
+std::pair<std::vector<std::string>, std::string> split_message(const std::string& payload) {
+  const auto newline = payload.find('\n');
+  std::istringstream header(payload.substr(0, newline));
+  std::vector<std::string> words;
+  for (std::string word; header >> word;) words.push_back(std::move(word));
+  return {std::move(words), newline == std::string::npos ? std::string() : payload.substr(newline + 1)};
+}
+
+// A remote client's connection as the owner's rooms see it: frames go back to its process.
+class ProxyConnection final : public Connection {
+ public:
+  ProxyConnection(std::weak_ptr<PgBus> bus, std::string channel, std::uint64_t number)
+      : bus_(std::move(bus)), channel_(std::move(channel)), header_("frame " + std::to_string(number) + "\n") {}
+  void send(SharedText text) override {
+    if (const auto bus = bus_.lock()) bus->publish(channel_, header_ + *text);
+  }
+  // The client's WebSocket is its own process's: a stop here (its rooms move on) leaves it open.
+  void close(CloseCode) override {}
+
+ private:
+  std::weak_ptr<PgBus> bus_;
+  std::string channel_;
+  std::string header_;
+};
+
+Json id_json(const protocol::RequestId& id) {
+  if (const auto* text = std::get_if<std::string>(&id)) return *text;
+  if (const auto* number = std::get_if<std::int64_t>(&id)) return *number;
+  return Json();
+}
+
+protocol::SeatView seat_from_json(const Json& j) {
+  protocol::SeatView seat;
+  seat.seat = j.value("seat", 0);
+  if (j["player_id"].is_string()) seat.player_id = j["player_id"];
+  if (j["name"].is_string()) seat.name = j["name"];
+  seat.connected = j.value("connected", false);
+  if (j["bot"].is_number_integer()) seat.bot = j["bot"];
+  seat.grace_until = j.value("grace_until", "");
+  return seat;
+}
+
+// protocol::to_json(RoomSummary) read back (the lobby entries other processes send).
+protocol::RoomSummary summary_from_json(const Json& j) {
+  protocol::RoomSummary summary;
+  summary.id = j.at("id");
+  summary.game = j.at("game");
+  summary.options = j.at("options");
+  summary.status = j.at("status");
+  for (const auto& seat : j.at("seats")) summary.seats.push_back(seat_from_json(seat));
+  summary.spectators = j.value("spectators", 0);
+  summary.time_control = j.value("time_control", Json());
+  if (j.contains("host") && j["host"].is_string()) summary.host = j["host"];
+  summary.created = j.value("created", "");
+  return summary;
+}
+
+}  // namespace
+
+std::string room_named_by(const protocol::ClientMessage& message) {
+  return std::visit(
+      [](const auto& m) -> std::string {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, protocol::JoinRoom>) return m.invite.empty() ? m.room : "";
+        else if constexpr (requires { m.room; }) return m.room;
+        else return "";
+      },
+      message);
+}
+
+std::string wire_text(const protocol::ClientMessage& message, const protocol::RequestId& id) {
+  Json out = std::visit(
+      [](const auto& m) -> Json {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, protocol::JoinRoom>) {
+          Json j = {{"type", "join_room"}};
+          if (!m.invite.empty()) j["invite"] = m.invite;
+          else j["room"] = m.room;
+          if (m.choice.seat) j["seat"] = *m.choice.seat;
+          if (m.choice.spectate) j["spectate"] = true;
+          return j;
+        } else if constexpr (std::is_same_v<T, protocol::LeaveRoom>) {
+          return {{"type", "leave_room"}, {"room", m.room}};
+        } else if constexpr (std::is_same_v<T, protocol::Move>) {
+          return {{"type", "move"}, {"room", m.room}, {"expected_version", m.expected_version}, {"tokens", m.tokens}};
+        } else if constexpr (std::is_same_v<T, protocol::Sync>) {
+          return {{"type", "sync"}, {"room", m.room}, {"since", m.since}};
+        } else if constexpr (std::is_same_v<T, protocol::Resign>) {
+          return {{"type", "resign"}, {"room", m.room}};
+        } else if constexpr (std::is_same_v<T, protocol::Special>) {
+          return {{"type", m.action}, {"room", m.room}};  // a special action's type is its name
+        } else if constexpr (std::is_same_v<T, protocol::Claim>) {
+          return {{"type", "plex"}, {"room", m.room}, {"window", m.window}};  // the one claim on the wire
+        } else if constexpr (std::is_same_v<T, protocol::ClaimAbandon>) {
+          return {{"type", "claim_abandon"}, {"room", m.room}};
+        } else if constexpr (std::is_same_v<T, protocol::AddBot>) {
+          return {{"type", "add_bot"}, {"room", m.room}, {"seat", m.bot.seat}, {"level", m.bot.level}};
+        } else if constexpr (std::is_same_v<T, protocol::Rematch>) {
+          return {{"type", "rematch"}, {"room", m.room}};
+        } else {
+          throw std::logic_error("only room messages are forwarded");
+        }
+      },
+      message);
+  if (const Json json_id = id_json(id); !json_id.is_null()) out["id"] = json_id;
+  return out.dump();
+}
+
+std::string channel_of_process(const std::string& process_id) {
+  std::string name;
+  for (const char c : process_id)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '_';
+  constexpr std::size_t kRoom = 63 - 8;  // identifiers hold 63 bytes; the end (pid, random) differs most
+  if (name.size() > kRoom) name = name.substr(name.size() - kRoom);
+  return "mancala_" + name;
+}
+
+ClusterRouter::ClusterRouter(const std::string& url, std::string process_id, std::chrono::milliseconds lease,
+                             Hub& hub, PlayerDirectory& players, Metrics& metrics)
+    : process_id_(std::move(process_id)),
+      channel_(channel_of_process(process_id_)),
+      hub_(hub),
+      players_(players),
+      metrics_(metrics),
+      db_(url),
+      bus_(std::make_shared<PgBus>(url, std::vector<std::string>{channel_, kLobbyChannel},
+                                   [this](const std::string& channel, const std::string& payload) {
+                                     on_message(channel, payload);
+                                   })),
+      sweeper_([this, lease] { sweep_dead_processes_every(lease); }) {}
+
+ClusterRouter::~ClusterRouter() {
+  {
+    const std::lock_guard lock(sweep_mutex_);
+    stopping_ = true;
+  }
+  sweep_wake_.notify_all();
+  sweeper_.join();
+  bus_.reset();  // stops the listener before the maps it uses go
+}
+
+void ClusterRouter::sweep_dead_processes_every(std::chrono::milliseconds interval) {
+  std::unique_lock lock(sweep_mutex_);
+  while (!sweep_wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+    lock.unlock();
+    try {
+      forget_dead_processes();
+    } catch (const std::exception& e) {  // PostgreSQL away for a moment: the next round tries again
+      log_warn("cluster_sweep_failed", {{"message", e.what()}});
+    }
+    lock.lock();
+  }
+}
+
+void ClusterRouter::forget_dead_processes() {
+  std::set<std::string> live;
+  {
+    const std::lock_guard lock(db_mutex_);
+    db_.reconnect_if_broken();
+    auto rows = db_.prepare("SELECT id FROM cluster_processes WHERE lease_until > now()");
+    while (rows.step()) live.insert(rows.text(0));
+  }
+  std::vector<std::shared_ptr<Connection>> orphans;  // proxies of clients of dead processes
+  {
+    const std::lock_guard lock(mutex_);
+    std::erase_if(owners_, [&](const auto& entry) { return !live.contains(entry.second); });
+    for (auto it = proxies_.begin(); it != proxies_.end();) {
+      if (live.contains(it->first.first)) {
+        ++it;
+        continue;
+      }
+      orphans.push_back(std::move(it->second));
+      it = proxies_.erase(it);
+    }
+  }
+  for (const auto& proxy : orphans) hub_.disconnected(proxy);
+  if (!orphans.empty()) log_info("remote_clients_dropped", {{"clients", orphans.size()}, {"why", "their process died"}});
+}
+
+void ClusterRouter::start() { publish(kLobbyChannel, "hello " + process_id_); }
+
+void ClusterRouter::publish(const std::string& channel, std::string payload) {
+  try {
+    bus_->publish(channel, std::move(payload));
+  } catch (const std::exception& e) {
+    log_error("bus_publish_failed", {{"channel", channel}, {"message", e.what()}});
+  }
+}
+
+// ---- client side --------------------------------------------------------------------------
+
+bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) {
+  const auto owner = owner_of(room);
+  if (!owner || *owner == process_id_) return false;
+  const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
+  publish(channel_of_process(*owner), "req " + process_id_ + " " + std::to_string(number) + " " + caller.player->id +
+                                          "\n" + wire_text(message, caller.id));
+  return true;
+}
+
+std::uint64_t ClusterRouter::note_remote_room(const std::shared_ptr<Connection>& connection, const PlayerRef& player,
+                                              const std::string& room, const std::string& owner) {
+  const std::lock_guard lock(mutex_);
+  auto [it, fresh] = remote_clients_.try_emplace(connection.get());
+  RemoteClient& client = it->second;
+  if (fresh) {
+    client.number = next_number_++;
+    client.player = player;
+    by_number_[client.number] = connection;
+  }
+  client.rooms.insert(room);
+  if (owner.empty()) return client.number;  // its owner died: the take-over will name the next
+  client.owners.insert(owner);
+  owners_[room] = owner;
+  return client.number;
+}
+
+std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = owners_.find(room); it != owners_.end()) return it->second;
+  }
+  const std::lock_guard lock(db_mutex_);
+  db_.reconnect_if_broken();
+  auto owner = db_.prepare(
+      "SELECT o.process_id, o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()), "
+      "g.status FROM room_owners o JOIN games g ON g.id = o.game_id WHERE o.game_id = ?1");
+  owner.bind(1, room);
+  if (!owner.step()) return std::nullopt;
+  if (owner.text(1) == "t") return owner.text(0);
+  if (owner.text(2) == "finished") return std::nullopt;  // nobody serves it any more
+  throw std::runtime_error("the process that held room " + room + " stopped; another takes it over within a few seconds");
+}
+
+std::string ClusterRouter::room_of_invite(const std::string& invite) {
+  const std::lock_guard lock(db_mutex_);
+  db_.reconnect_if_broken();
+  auto room = db_.prepare("SELECT id FROM games WHERE invite = ?1 AND status <> 'finished'");
+  room.bind(1, invite);
+  return room.step() ? room.text(0) : "";
+}
+
+void ClusterRouter::attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) {
+  std::vector<std::pair<std::string, std::string>> rooms;  // (room, owner; "" when its owner is dead)
+  {
+    const std::lock_guard lock(db_mutex_);
+    db_.reconnect_if_broken();
+    auto seated = db_.prepare(
+        "SELECT s.game_id, CASE WHEN o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()) "
+        "THEN o.process_id ELSE '' END FROM seats s JOIN games g ON g.id = s.game_id "
+        "JOIN room_owners o ON o.game_id = s.game_id "
+        "WHERE s.player_id = ?1 AND g.status <> 'finished' AND o.process_id <> ?2");
+    seated.bind(1, player->id).bind(2, process_id_);
+    while (seated.step()) rooms.emplace_back(seated.text(0), seated.text(1));
+  }
+  for (const auto& [room, owner] : rooms) {
+    // A room whose owner is dead is noted too: its take-over ("taken") sends the player there.
+    const std::uint64_t number = note_remote_room(connection, player, room, owner);
+    if (!owner.empty()) send_attach(owner, number, player, room);
+  }
+}
+
+void ClusterRouter::send_attach(const std::string& owner, std::uint64_t number, const PlayerRef& player,
+                                const std::string& room) {
+  publish(channel_of_process(owner), "attach " + process_id_ + " " + std::to_string(number) + " " + player->id + " " + room);
+}
+
+void ClusterRouter::connection_closed(const std::shared_ptr<Connection>& connection) {
+  RemoteClient client;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto it = remote_clients_.find(connection.get());
+    if (it == remote_clients_.end()) return;
+    client = std::move(it->second);
+    remote_clients_.erase(it);
+    by_number_.erase(client.number);
+  }
+  for (const auto& owner : client.owners)
+    if (owner != process_id_) publish(channel_of_process(owner), "gone " + process_id_ + " " + std::to_string(client.number));
+}
+
+// ---- owner side ---------------------------------------------------------------------------
+
+void ClusterRouter::publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) {
+  publish(kLobbyChannel, "summary " + process_id_ + " " + room_id + "\n" + (summary ? protocol::to_json(*summary).dump() : ""));
+}
+
+void ClusterRouter::announce_taken(const std::vector<std::string>& room_ids) {
+  if (room_ids.empty()) return;
+  std::string body;
+  for (const auto& id : room_ids) body += id + " ";
+  publish(kLobbyChannel, "taken " + process_id_ + "\n" + body);
+}
+
+std::shared_ptr<Connection> ClusterRouter::proxy_for(const std::string& from, std::uint64_t number) {
+  const std::lock_guard lock(mutex_);
+  auto& proxy = proxies_[{from, number}];
+  if (!proxy) proxy = std::make_shared<ProxyConnection>(bus_, channel_of_process(from), number);
+  return proxy;
+}
+
+PlayerRef ClusterRouter::player_by_id(const std::string& player_id) {
+  if (auto player = players_.find(player_id)) return player;
+  // Made on another process after this one loaded its players.
+  const std::lock_guard lock(db_mutex_);
+  db_.reconnect_if_broken();
+  auto row = db_.prepare("SELECT id, name, token_hash FROM players WHERE id = ?1");
+  row.bind(1, player_id);
+  if (!row.step()) return nullptr;
+  players_.load({StoredPlayer{row.text(0), row.text(1), row.text(2)}});
+  return players_.find(player_id);
+}
+
+// ---- the bus ------------------------------------------------------------------------------
+
+void ClusterRouter::on_message(const std::string&, const std::string& payload) {
+  const auto [words, body] = split_message(payload);
+  if (words.size() < 2) return log_warn("bus_message_unreadable", {{"start", payload.substr(0, 80)}});
+  const std::string& kind = words[0];
+  const std::string& from = words[1];
+  const auto number = [&] { return std::stoull(words.at(2)); };
+  if (kind == "frame") return on_frame(std::stoull(words[1]), body);
+  if (from == process_id_) return;  // our own lobby messages come back to us
+  if (kind == "req") return on_request(from, number(), words.at(3), body);
+  if (kind == "attach") return on_attach(from, number(), words.at(3), words.at(4));
+  if (kind == "gone") return on_gone(from, number());
+  if (kind == "summary") return on_summary(from, words.at(2), body);
+  if (kind == "hello") return on_lobby_hello(from);
+  if (kind == "taken") {
+    const auto [rooms, rest] = split_message(body);
+    return on_taken(from, rooms);
+  }
+  log_warn("bus_message_unknown", {{"kind", kind}});
+}
+
+void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
+  std::shared_ptr<Connection> connection;
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = by_number_.find(number); it != by_number_.end()) connection = it->second.lock();
+  }
+  if (connection) connection->send(text);  // else the client has gone meanwhile
+}
+
+void ClusterRouter::on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
+                               const std::string& text) {
+  const auto proxy = proxy_for(from, number);
+  protocol::Parsed parsed = protocol::parse_client_message(text);
+  const auto player = player_by_id(player_id);
+  if (!player) {
+    metrics_.count_error(protocol::Code::internal);
+    return proxy->send(protocol::write_error(parsed.id, {protocol::Code::internal, "player " + player_id +
+                                                         " is not in the database; say hello again", {}}));
+  }
+  if (auto* error = std::get_if<protocol::Error>(&parsed.body)) return proxy->send(protocol::write_error(parsed.id, *error));
+  hub_.handle_here(Caller{proxy, player, std::move(parsed.id), std::chrono::steady_clock::now(), &metrics_},
+                   std::move(std::get<protocol::ClientMessage>(parsed.body)));
+}
+
+void ClusterRouter::on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,
+                              const std::string& room) {
+  if (const auto player = player_by_id(player_id))
+    hub_.attach_here(room, Caller{proxy_for(from, number), player, {}, std::chrono::steady_clock::now(), &metrics_});
+}
+
+void ClusterRouter::on_gone(const std::string& from, std::uint64_t number) {
+  std::shared_ptr<Connection> proxy;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto it = proxies_.find({from, number});
+    if (it == proxies_.end()) return;
+    proxy = std::move(it->second);
+    proxies_.erase(it);
+  }
+  hub_.disconnected(proxy);  // its rooms hear that the player left, as for a local client
+}
+
+void ClusterRouter::on_summary(const std::string&, const std::string& room, const std::string& body) {
+  if (body.empty()) return hub_.remote_summary(room, std::nullopt);
+  hub_.remote_summary(room, summary_from_json(Json::parse(body)));
+}
+
+void ClusterRouter::on_lobby_hello(const std::string&) {
+  for (const auto& [room, summary] : hub_.local_listings()) publish_summary(room, summary);
+}
+
+void ClusterRouter::on_taken(const std::string& from, const std::vector<std::string>& rooms) {
+  std::vector<std::tuple<std::uint64_t, PlayerRef, std::string>> to_attach;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& room : rooms) {
+      owners_[room] = from;
+      for (auto& [key, client] : remote_clients_) {
+        if (!client.rooms.contains(room)) continue;
+        client.owners.insert(from);
+        to_attach.emplace_back(client.number, client.player, room);
+      }
+    }
+  }
+  for (const auto& [number, player, room] : to_attach) send_attach(from, number, player, room);
+  log_info("rooms_moved", {{"owner", from}, {"rooms", rooms.size()}, {"clients_sent", to_attach.size()}});
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,136 @@
+#pragma once
+// What crosses server processes that share one PostgreSQL database (issue 19, stages B and C),
+// over the LISTEN/NOTIFY bus (pg_bus.hpp). Each process listens on its own channel and on the
+// lobby channel.
+//
+// The lobby: every process mirrors its public rooms' summaries on the lobby channel, and keeps
+// the others' in the hub's lobby, so `list_rooms` and `watch_lobby` show every process's rooms.
+// (Pushed rather than read from the database: a watcher hears of a change as soon as it happens,
+// with no polling and no query per `list_rooms`.) A process that starts asks the others to send
+// theirs again.
+//
+// Forwarding: a room message for a room another process owns goes to the owner's channel with
+// the client's connection number and player ("req"). The owner keeps a `ProxyConnection` per
+// remote client, so its rooms treat it as any other member; whatever the room sends it goes
+// back on the client's process's channel ("frame") and out on the client's WebSocket. A client
+// that says hello on one process is sent the rooms it sits in on others ("attach"); one that
+// closes is dropped from them ("gone"). When a process takes over a dead one's rooms it says
+// so on the lobby channel ("taken"), and every process sends its clients of those rooms to the
+// new owner. Every lease, the router forgets processes whose lease ran out: their clients'
+// proxies leave our rooms (their seats' grace time starts), and their rooms are looked up again.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "connection.hpp"
+#include "pg_connection.hpp"
+
+namespace mancala::server {
+
+class Hub;
+class PgBus;
+
+// The room a client message names ("" for none; a join by invite names its room only once the
+// invite is resolved).
+std::string room_named_by(const protocol::ClientMessage& message);
+// The message as the client would have written it, to be parsed again by the owner.
+std::string wire_text(const protocol::ClientMessage& message, const protocol::RequestId& id);
+// The bus channel a process listens on: a valid, lower-case PostgreSQL identifier.
+std::string channel_of_process(const std::string& process_id);
+
+class ClusterRouter {
+ public:
+  // Connects to `url` (a lookup connection and the bus's two). Throws SqlError. Looks for dead
+  // processes every `lease`.
+  ClusterRouter(const std::string& url, std::string process_id, std::chrono::milliseconds lease, Hub& hub,
+                PlayerDirectory& players, Metrics& metrics);
+  ~ClusterRouter();
+  ClusterRouter(const ClusterRouter&) = delete;
+  ClusterRouter& operator=(const ClusterRouter&) = delete;
+
+  // Asks the other processes for their lobby entries (once this one is ready to list them).
+  void start();
+
+  // Client side. Sends the message to the live process that owns `room`; false when nobody
+  // owns it, or this process does (the hub answers it then). Throws when its owner is dead and
+  // not yet replaced, or the database cannot be read (the hub answers `internal`: try again).
+  bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room);
+  // The room an invite opens, from the database ("" when none is open).
+  std::string room_of_invite(const std::string& invite);
+  // After hello: the player's unfinished rooms owned by other processes send him their `room`.
+  void attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player);
+  void connection_closed(const std::shared_ptr<Connection>& connection);
+
+  // Owner side: a local public room's lobby entry changed (nullopt: it left the lobby).
+  void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary);
+  // Rooms this process just took over from a dead one, now rebuilt here.
+  void announce_taken(const std::vector<std::string>& room_ids);
+
+ private:
+  struct RemoteClient {  // a client of this process talking to rooms of others
+    std::uint64_t number = 0;
+    PlayerRef player;
+    std::set<std::string> rooms;   // rooms elsewhere it joined, sits in or sent messages to
+    std::set<std::string> owners;  // processes that may hold a proxy for it
+  };
+
+  void on_message(const std::string& channel, const std::string& payload);
+  void on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
+                  const std::string& text);
+  void on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,
+                 const std::string& room);
+  void on_gone(const std::string& from, std::uint64_t number);
+  void on_frame(std::uint64_t number, const std::string& text);
+  void on_summary(const std::string& from, const std::string& room, const std::string& body);
+  void on_lobby_hello(const std::string& from);
+  void on_taken(const std::string& from, const std::vector<std::string>& rooms);
+
+  // Client side: the client's entry (made on first use) with the room and its owner noted.
+  std::uint64_t note_remote_room(const std::shared_ptr<Connection>& connection, const PlayerRef& player,
+                                 const std::string& room, const std::string& owner);
+  void send_attach(const std::string& owner, std::uint64_t number, const PlayerRef& player,
+                   const std::string& room);
+  // The live owner of a room, remembered once looked up; nullopt when no live process owns it.
+  std::optional<std::string> owner_of(const std::string& room);
+  // Owner side: the proxy of a client of `from`, made on first use.
+  std::shared_ptr<Connection> proxy_for(const std::string& from, std::uint64_t number);
+  PlayerRef player_by_id(const std::string& player_id);
+  void publish(const std::string& channel, std::string payload);
+  void sweep_dead_processes_every(std::chrono::milliseconds interval);
+  void forget_dead_processes();
+
+  std::string process_id_;
+  std::string channel_;
+  Hub& hub_;
+  PlayerDirectory& players_;
+  Metrics& metrics_;
+
+  std::mutex db_mutex_;  // lookups are short; one connection serves them in turn
+  PgConnection db_;
+
+  std::mutex mutex_;
+  std::uint64_t next_number_ = 1;
+  std::unordered_map<const Connection*, RemoteClient> remote_clients_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> by_number_;
+  std::unordered_map<std::string, std::string> owners_;  // room -> owner, as last looked up
+  std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<Connection>> proxies_;
+
+  std::shared_ptr<PgBus> bus_;  // after the members its listener uses
+
+  std::mutex sweep_mutex_;
+  std::condition_variable sweep_wake_;
+  bool stopping_ = false;
+  std::thread sweeper_;  // last: it uses everything above
+};
+
+}  // namespace mancala::server

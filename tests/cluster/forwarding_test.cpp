@@ -1,0 +1,207 @@
+// Several mancala-server processes on one PostgreSQL database, with clients spread over them
+// (label `cluster`; issue 19, stages B and C): room messages for a room another process owns
+// are forwarded to it over LISTEN/NOTIFY and its frames come back; the lobby lists and pushes
+// every process's rooms; a room whose owner is SIGKILLed goes on for clients of other processes.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "table.hpp"
+#include "temp_postgres.hpp"
+
+namespace mancala::testing {
+namespace {
+
+const std::vector<std::string> kShortLease = {"--lease-ms", "600"};
+
+// A private Cups room owned by the process on `owner_port`, where seat i plays through a client
+// on `seat_ports[i]`: seat 0 creates the room on the owner and then, when its port is another,
+// comes back there with its token (a reconnection through another process); seat 1 joins by
+// invite on its port. Returns once both see the game at version 0.
+Table open_spread_table(unsigned short owner_port, const std::vector<unsigned short>& seat_ports) {
+  Table table;
+  auto creator = std::make_unique<Client>(owner_port);
+  table.tokens.push_back(creator->hello("Seat 0").at("token"));
+  const Json created = creator->request({{"type", "create_room"}, {"game", "cups"}, {"private", true}});
+  if (created.value("type", "") != "room") throw std::runtime_error("create_room failed: " + created.dump());
+  table.room = created["room"]["id"];
+  table.invite = created["room"]["invite"];
+  table.clients.push_back(std::move(creator));
+  table.clients.push_back(std::make_unique<Client>(seat_ports[1]));
+  table.tokens.push_back(table.clients[1]->hello("Seat 1").at("token"));
+  const Json joined = table.clients[1]->request({{"type", "join_room"}, {"invite", table.invite}});
+  if (joined.value("type", "") != "room" || joined["room"]["status"] != "playing")
+    throw std::runtime_error("join_room by invite through another process failed: " + joined.dump());
+  table.state = joined["room"]["state"];
+  table.states.push_back(table.state);
+  if (seat_ports[0] != owner_port) {
+    table.clients[0] = std::make_unique<Client>(seat_ports[0]);
+    const Json welcome = table.clients[0]->request({{"type", "hello"}, {"token", table.tokens[0]}});
+    if (welcome.value("type", "") != "welcome") throw std::runtime_error("hello failed: " + welcome.dump());
+  }
+  const Json room = table.clients[0]->wait_for(
+      [](const Json& m) { return m.value("type", "") == "room" && m["room"]["status"] == "playing"; });
+  if (room["room"]["version"] != 0 || room["room"]["state"] != table.state)
+    throw std::runtime_error("seat 0 was sent another room: " + room.dump());
+  return table;
+}
+
+std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
+  std::string body;
+  EXPECT_EQ(http_get(port, "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
+  const Json record = Json::parse(body);
+  std::vector<std::string> stored;
+  for (const auto& turn : record["turns"])
+    if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
+  return stored;
+}
+
+// The lobby entry of `room` in a `rooms` message (null when it is not listed).
+Json entry_of(const Json& rooms, const std::string& room) {
+  for (const auto& entry : rooms["rooms"])
+    if (entry["id"] == room) return entry;
+  return Json();
+}
+
+// Asks `client` for the lobby until `room` is listed with `status`, or `limit` passes; the entry.
+Json wait_listed(Client& client, const std::string& room, const std::string& status, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    Json entry = entry_of(client.request({{"type", "list_rooms"}}), room);
+    if ((!entry.is_null() && entry["status"] == status) || std::chrono::steady_clock::now() >= deadline) return entry;
+    std::this_thread::sleep_for(50ms);  // asks again: the entry is on its way over the bus
+  }
+}
+
+// One player on the process that owns the room, the other on another: the second's moves and
+// their acknowledgements, and every update for him, cross the bus; the game is played to its end.
+TEST(Forwarding, TwoClientsOnDifferentProcessesPlayAWholeGame) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db);
+  ServerProcess other(db);
+  Table table = open_spread_table(owner.port(), {owner.port(), other.port()});
+  const int updates = play_to_end(table, 7);
+  EXPECT_GT(updates, 5);
+  EXPECT_FALSE(table.state["result"].is_null()) << "the game ended";
+  EXPECT_EQ(stored_moves(other.port(), table).size(), static_cast<std::size_t>(table.version))
+      << "every update the clients saw is in the history (a Cups game has moves only)";
+  const Json synced = table.clients[1]->request({{"type", "sync"}, {"room", table.room}, {"since", 0}});
+  EXPECT_EQ(synced["type"], "updates") << "sync goes to the owner too: " << synced.dump();
+  EXPECT_EQ(synced["updates"].size(), static_cast<std::size_t>(table.version));
+  EXPECT_GT(synced.dump().size(), 7900u) << "long enough to come back through a bus_spill row";
+}
+
+// The joiner by invite and by room id talks to a process that does not hold the room.
+TEST(Forwarding, JoinByInviteAndByRoomIdThroughAnotherProcess) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db);
+  ServerProcess other(db);
+  Client host(owner.port());
+  host.hello("Host");
+  const Json created = host.request({{"type", "create_room"}, {"game", "cups"}, {"private", true}});
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  Client by_invite(other.port());
+  by_invite.hello("Invited");
+  const Json joined = by_invite.request({{"type", "join_room"}, {"invite", created["room"]["invite"]}});
+  ASSERT_EQ(joined["type"], "room") << joined.dump();
+  EXPECT_EQ(joined["room"]["id"], created["room"]["id"]);
+  EXPECT_EQ(joined["room"]["seats"][1]["name"], "Invited");
+  Client stranger(other.port());
+  stranger.hello("Stranger");
+  const Json refused = stranger.request({{"type", "join_room"}, {"invite", "no-such-invite"}});
+  EXPECT_EQ(refused["code"], "forbidden") << refused.dump();
+  const Json by_id = stranger.request({{"type", "join_room"}, {"room", created["room"]["id"]}, {"spectate", true}});
+  EXPECT_EQ(by_id["code"], "forbidden") << "the owner's room judged it: private, joined by invite only: " << by_id.dump();
+  const Json unknown = stranger.request({{"type", "join_room"}, {"room", "nosuchroom"}});
+  EXPECT_EQ(unknown["code"], "not_found") << unknown.dump();
+  // The game started for the host on the owner, with the invited player in seat 1.
+  const Json seen = host.wait_for([](const Json& m) { return m.value("type", "") == "room" && m["room"]["status"] == "playing"; });
+  EXPECT_EQ(seen["room"]["seats"][1]["name"], "Invited");
+}
+
+// The lobby of every process: a public room of process 1 is listed by process 2 exactly as
+// process 1 lists it, watchers on process 2 hear of its changes, a process started later lists
+// it too, and a player on process 2 joins it by its id.
+TEST(Lobby, EveryProcessListsAndPushesTheRoomsOfTheOthers) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess first(db);
+  ServerProcess second(db);
+  Client watcher(second.port());
+  watcher.hello("Watcher");
+  EXPECT_EQ(watcher.request({{"type", "watch_lobby"}})["type"], "ok");
+  Client host(first.port());
+  host.hello("Host");
+  const Json created = host.request({{"type", "create_room"}, {"game", "cups"}});
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  const std::string room = created["room"]["id"];
+
+  const Json pushed = watcher.wait_for([&](const Json& m) { return m.value("type", "") == "rooms" && !entry_of(m, room).is_null(); });
+  const Json on_first = entry_of(host.request({{"type", "list_rooms"}}), room);
+  EXPECT_EQ(entry_of(pushed, room), on_first) << "the watcher on process 2 sees the entry process 1 lists";
+  EXPECT_EQ(entry_of(watcher.request({{"type", "list_rooms"}}), room), on_first);
+
+  ServerProcess third(db);  // started after the room: it asks the others for their entries
+  Client late(third.port());
+  late.hello("Late");
+  EXPECT_EQ(wait_listed(late, room, "waiting", 10s), on_first);
+
+  Client joiner(second.port());
+  joiner.hello("Joiner");
+  const Json joined = joiner.request({{"type", "join_room"}, {"room", room}});
+  ASSERT_EQ(joined["type"], "room") << joined.dump();
+  EXPECT_EQ(joined["room"]["status"], "playing");
+  const Json playing = watcher.wait_for([&](const Json& m) {
+    return m.value("type", "") == "rooms" && entry_of(m, room).value("status", "") == "playing";
+  });
+  EXPECT_EQ(entry_of(playing, room)["seats"][1]["name"], "Joiner") << "watch_lobby pushed the change";
+  EXPECT_EQ(wait_listed(late, room, "playing", 10s)["seats"][1]["name"], "Joiner");
+}
+
+// The owner is SIGKILLed mid-game while both players sit on other processes (one on each of
+// the two survivors; seat 0 created the room on the owner and came back on a survivor).
+// Whichever survivor takes the room, both players keep their connections, are sent the room
+// again at the exact version, and play on; every acknowledged move is kept.
+TEST(Forwarding, TheGameGoesOnForClientsOfOtherProcessesWhenTheOwnerIsKilled) {
+  const std::string db = TempPostgres::shared().create_database();
+  auto owner = std::make_unique<ServerProcess>(db, kShortLease);
+  ServerProcess second(db, kShortLease);
+  ServerProcess third(db, kShortLease);
+  Table table = open_spread_table(owner->port(), {second.port(), third.port()});
+  std::vector<std::string> played;
+  Random rng(11);
+  for (int i = 0; i < 6; ++i) played.push_back(play_one(table, rng)["tokens"]);
+  ASSERT_TRUE(table.state["result"].is_null()) << "the game must still be on";
+
+  owner->kill_hard();
+  for (std::size_t seat = 0; seat < table.clients.size(); ++seat) {
+    Json room;
+    try {
+      room = table.clients[seat]->wait_for(
+          [&](const Json& m) { return m.value("type", "") == "room" && m["room"]["id"] == table.room; }, 10s);
+    } catch (const std::exception& e) {
+      FAIL() << "seat " << seat << " was not sent the room after the take-over: " << e.what()
+             << "\nsecond:\n" << second.log() << "\nthird:\n" << third.log();
+    }
+    EXPECT_EQ(room["room"]["version"], table.version) << "seat " << seat << " is sent the room at the exact version";
+    EXPECT_EQ(room["room"]["state"], table.state);
+  }
+  for (int i = 0; i < 200 && table.state["result"].is_null(); ++i) played.push_back(play_one(table, rng)["tokens"]);
+  EXPECT_FALSE(table.state["result"].is_null()) << "played to the end";
+  EXPECT_EQ(stored_moves(second.port(), table), played) << "every acknowledged move is in the history";
+}
+
+// The process a player is connected to dies: the owner drops his proxy once that process's
+// lease has run out, so the others see him gone (his grace time starts) as for a local client.
+TEST(Forwarding, APlayerWhoseProcessDiesIsSeenToLeave) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db, kShortLease);
+  auto other = std::make_unique<ServerProcess>(db, kShortLease);
+  Table table = open_spread_table(owner.port(), {owner.port(), other->port()});
+  other->kill_hard();
+  const Json gone = table.clients[0]->wait_for(
+      [](const Json& m) { return m.value("type", "") == "presence" && m["seat"] == 1 && m["connected"] == false; }, 10s);
+  EXPECT_TRUE(gone.contains("grace_until")) << gone.dump();
+}
+
+}  // namespace
+}  // namespace mancala::testing
