@@ -1,5 +1,6 @@
 // Reconnection, crashes and restarts: nothing acknowledged is ever lost.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <unistd.h>
 
@@ -117,6 +118,63 @@ TEST(Durability, SigkillAfterAcknowledgedMovesLosesNothing) {
   }
   EXPECT_FALSE(table.state["result"].is_null());
   EXPECT_GE(kills, 3);
+}
+
+// Runs one statement on the server's database file from a second connection, as an operator
+// (or a full disk) might change it under the server.
+void execute_on(const std::string& db, const std::string& sql) {
+  sqlite3* connection = nullptr;
+  if (sqlite3_open(db.c_str(), &connection) != SQLITE_OK) throw std::runtime_error("cannot open " + db);
+  sqlite3_busy_timeout(connection, 5000);
+  char* error = nullptr;
+  const int status = sqlite3_exec(connection, sql.c_str(), nullptr, nullptr, &error);
+  const std::string message = error ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(connection);
+  if (status != SQLITE_OK) throw std::runtime_error(sql + ": " + message);
+}
+
+// A move whose commit fails is refused to its mover, announced to nobody, and the room is
+// rebuilt from the database (off its strand, on a reader): the same move then goes through at
+// the same version, and the game plays to its end with exactly the stored moves.
+TEST(Durability, AMoveThatCannotBeStoredIsRefusedAndPlayGoesOn) {
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  ServerProcess server(db);
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  Random rng(31);
+  for (int i = 0; i < 3; ++i) play_one(table, rng);
+
+  execute_on(db, "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves "
+                 "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;");
+  const int seat = table.state["to_move"].get<int>();
+  const std::string token = table.state["legal"][0];
+  const Json move = {{"type", "move"}, {"room", table.room}, {"expected_version", table.version}, {"tokens", token}};
+  const Json refused = table.clients[static_cast<std::size_t>(seat)]->request(move);
+  ASSERT_EQ(refused["type"], "error") << refused.dump();
+  EXPECT_EQ(refused["code"], "internal");
+  const auto is_update = [](const Json& message) { return message.value("type", "") == "update"; };
+  EXPECT_TRUE(table.clients[static_cast<std::size_t>(1 - seat)]->nothing_matching(is_update, 300ms))
+      << "a move that was not stored is announced to nobody";
+
+  execute_on(db, "DROP TRIGGER refuse_moves;");
+  const Json update = table.clients[static_cast<std::size_t>(seat)]->request(move);
+  ASSERT_EQ(update["type"], "update") << "the room was rebuilt at the stored version: " << update.dump();
+  EXPECT_EQ(update["version"], table.version + 1);
+  EXPECT_EQ(table.clients[static_cast<std::size_t>(1 - seat)]->wait_for(is_update)["version"], table.version + 1);
+  table.version = update["version"];
+  table.state = update["state"];
+  table.states.push_back(table.state);
+  play_to_end(table, 32);
+  ASSERT_FALSE(table.state["result"].is_null());
+
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 200);
+  const Json record = Json::parse(body);
+  std::int64_t stored = 0;
+  for (const auto& turn : record["turns"])
+    if (turn.contains("tokens")) ++stored;
+  EXPECT_EQ(stored, table.version) << "every version is one stored move, the refused one none";
 }
 
 TEST(Durability, GracefulStopKeepsGamesAndExitsZero) {
