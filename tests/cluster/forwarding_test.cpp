@@ -46,16 +46,6 @@ Table open_spread_table(unsigned short owner_port, const std::vector<unsigned sh
   return table;
 }
 
-std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
-  std::string body;
-  EXPECT_EQ(http_get(port, "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
-  const Json record = Json::parse(body);
-  std::vector<std::string> stored;
-  for (const auto& turn : record["turns"])
-    if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
-  return stored;
-}
-
 // The lobby entry of `room` in a `rooms` message (null when it is not listed).
 Json entry_of(const Json& rooms, const std::string& room) {
   for (const auto& entry : rooms["rooms"])

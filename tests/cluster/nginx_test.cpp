@@ -227,17 +227,6 @@ void expect_room_resent(Client& client, const Table& table, const std::string& w
   EXPECT_EQ(room["room"]["state"], table.state) << who << " is sent the room in the exact state";
 }
 
-// The moves the history API holds for the room, in order.
-std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
-  std::string body;
-  EXPECT_EQ(http_get(port, "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
-  const Json record = Json::parse(body);
-  std::vector<std::string> stored;
-  for (const auto& turn : record["turns"])
-    if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
-  return stored;
-}
-
 const std::vector<std::string> kShortLease = {"--lease-ms", "600"};
 
 // nginx (least_conn) in front of three processes: the two players of a room land on different

@@ -12,17 +12,6 @@
 namespace mancala::testing {
 namespace {
 
-// The moves the history API holds for the room, in order.
-std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
-  std::string body;
-  EXPECT_EQ(http_get(port, "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
-  const Json record = Json::parse(body);  // kept: a range-for over a temporary's member dangles
-  std::vector<std::string> stored;
-  for (const auto& turn : record["turns"])
-    if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
-  return stored;
-}
-
 // Says hello on `port` with seat 0's token, as a browser reconnecting at once would, and waits
 // for that server to send the room: at once when it serves it, or when it takes it over.
 bool wait_until_served(unsigned short port, const Table& table, std::chrono::milliseconds limit) {

@@ -155,6 +155,16 @@ Json play_one(Table& table, Random& rng, PlexPolicy plex) {
   return update;
 }
 
+std::vector<std::string> stored_moves(unsigned short port, const Table& table) {
+  std::string body;
+  EXPECT_EQ(http_get(port, "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
+  const Json record = Json::parse(body);  // kept: a range-for over a temporary's member dangles
+  std::vector<std::string> stored;
+  for (const auto& turn : record["turns"])
+    if (turn.contains("tokens")) stored.push_back(turn["tokens"]);
+  return stored;
+}
+
 int play_to_end(Table& table, std::uint64_t seed, PlexPolicy plex, int limit) {
   Random rng(seed);
   int updates = 0;

@@ -40,6 +40,9 @@ int play_to_end(Table& table, std::uint64_t seed, PlexPolicy plex = PlexPolicy::
 // Waits for the update with `version` on `client`.
 Json wait_update(Client& client, std::int64_t version);
 
+// The moves (their tokens) the history API on `port` holds for the table's room, in order.
+std::vector<std::string> stored_moves(unsigned short port, const Table& table);
+
 // Every seat of `table` says hello again on `port` with its token and gets its room back at the
 // exact version and state.
 void reconnect_all(Table& table, unsigned short port);
