@@ -1,6 +1,7 @@
 // The Monte-Carlo search tree of levels 3-5 and of the plain UCT baseline (search.hpp).
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "src/search.hpp"
 
@@ -50,6 +51,7 @@ void Tree::set_root(const Game& game, bool reuse) {
   else nodes_.assign(1, Node{});
   root_state_ = game.clone();
   state_ = game.clone();
+  scratch_ = game.clone();
   policy_ = std::make_unique<Policy>(game);
 }
 
@@ -116,7 +118,7 @@ void Tree::check_root() {
 std::int64_t Tree::search(std::int64_t visits, Clock::time_point deadline, Random& rng) {
   check_root();
   std::int64_t runs = 0;
-  while (root_state_->phase() == Phase::play &&
+  while (root_state_->phase() == Phase::play && !nodes_[0].proven &&
          (nodes_[0].visits < visits || !nodes_[0].expanded)) {
     simulate(rng);
     ++runs;
@@ -132,7 +134,7 @@ void Tree::simulate(Random& rng) {
   path_.clear();
   std::uint32_t index = 0;
   path_.push_back(index);
-  while (nodes_[index].expanded && state.phase() == Phase::play) {
+  while (nodes_[index].expanded && state.phase() == Phase::play && !nodes_[index].proven) {
     const std::uint32_t child = select(nodes_[index]);
     // A subtree kept from a position that looked the same may differ in what it does not show
     // (turn counters, repetitions): a decision it offers that is not legal here sends this
@@ -147,7 +149,7 @@ void Tree::simulate(Random& rng) {
     path_.push_back(index);
   }
   const bool grow = nodes_[index].visits > 0 || index == 0;
-  if (state.phase() == Phase::play && !nodes_[index].expanded && grow &&
+  if (state.phase() == Phase::play && !nodes_[index].expanded && !nodes_[index].proven && grow &&
       nodes_.size() < kMaxNodes) {
     expand(index, state, rng);
     if (nodes_[index].expanded) {
@@ -157,12 +159,39 @@ void Tree::simulate(Random& rng) {
     }
   }
   if (state.phase() == Phase::over) evaluate(state, values_);
+  else if (nodes_[index].proven)
+    for (std::size_t q = 0; q < kMaxSeats; ++q) values_[q] = nodes_[index].heuristic[q];
   else policy_->playout(state, settings_.playouts, rng, values_);
   for (std::uint32_t i : path_) {
     Node& node = nodes_[i];
     ++node.visits;
     if (node.mover != kNoSeat) node.value += values_[static_cast<std::size_t>(node.mover)];
   }
+  if (settings_.heuristic_weight > 0 || settings_.solver)
+    for (std::size_t k = path_.size(); k-- > 0;) {
+      Node& node = nodes_[path_[k]];
+      if (node.expanded) back_up_heuristic(node);
+    }
+}
+
+// Max-n: the node takes the heuristic vector of the child best for that child's mover (all of
+// a node's children share one mover, the seat to move at the node).
+void Tree::back_up_heuristic(Node& node) {
+  const Node* best = nullptr;
+  bool all_proven = true;
+  for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+    const Node& child = nodes_[i];
+    all_proven = all_proven && child.proven;
+    const float value = child.heuristic[static_cast<std::size_t>(child.mover)];
+    const float best_value = best ? best->heuristic[static_cast<std::size_t>(best->mover)] : 0;
+    // Among equal values a proven child first: its value is certain.
+    if (!best || value > best_value || (value == best_value && child.proven && !best->proven))
+      best = &child;
+  }
+  if (!best) return;
+  node.heuristic = best->heuristic;
+  node.proven = settings_.solver &&
+                (all_proven || (best->proven && best->heuristic[static_cast<std::size_t>(best->mover)] >= 1));
 }
 
 // Children are added all at once, in random order so that unvisited ones are tried without
@@ -175,23 +204,41 @@ void Tree::expand(std::uint32_t index, const Game& state, Random& rng) {
   if (settings_.decisive_moves) {
     for (Decision d : legal_)
       if (policy_->wins_at_once(state, d)) {
-        nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat});
+        nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, {}});
         Node& node = nodes_[index];
         node.first = first;
         node.count = 1;
         node.expanded = true;
         node.wins_next = static_cast<std::int8_t>(mover);
+        evaluate_children(index, state);
         return;
       }
   }
   for (Decision d : legal_)
-    nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat});
+    nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, {}});
   for (std::uint32_t i = static_cast<std::uint32_t>(legal_.size()) - 1; i > 0; --i)
     std::swap(nodes_[first + i], nodes_[first + rng.below(i + 1)]);
   Node& node = nodes_[index];
   node.first = first;
   node.count = static_cast<std::uint8_t>(legal_.size());
   node.expanded = true;
+  evaluate_children(index, state);
+}
+
+// With implicit minimax: each new child's heuristic is `evaluate` of its position (a finished
+// game's outcome, exactly), and the node takes the best of them for its mover.
+void Tree::evaluate_children(std::uint32_t index, const Game& state) {
+  if (settings_.heuristic_weight <= 0 && !settings_.solver) return;
+  Node& node = nodes_[index];
+  SeatValues values{};
+  for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+    scratch_->assign(state);
+    scratch_->apply(nodes_[i].decision, nullptr);
+    evaluate(*scratch_, values, settings_.heuristic_sharpness);
+    for (std::size_t q = 0; q < kMaxSeats; ++q) nodes_[i].heuristic[q] = static_cast<float>(values[q]);
+    nodes_[i].proven = settings_.solver && scratch_->phase() == Phase::over;
+  }
+  back_up_heuristic(node);
 }
 
 // Anti-decisive: once a child is known to hand another seat an immediate win, it is taken
@@ -208,7 +255,12 @@ std::uint32_t Tree::select(const Node& node) const {
     const Node& child = nodes_[i];
     if (child.visits == 0) return i;
     const double n = child.visits;
-    double score = child.value / n + settings_.exploration * std::sqrt(log_visits / n);
+    const double weight = settings_.heuristic_weight;
+    const double heuristic = child.heuristic[static_cast<std::size_t>(child.mover)];
+    // A proven child is known exactly and needs no exploring: its value, no bonus.
+    double score = heuristic;
+    if (!child.proven)
+      score = settings_.exploration * std::sqrt(log_visits / n) + (1 - weight) * child.value / n + weight * heuristic;
     if (lets_another_win(child)) score -= 1000;
     if (score > best) {
       best = score;
@@ -221,9 +273,11 @@ std::uint32_t Tree::select(const Node& node) const {
 Decision Tree::best() const {
   const Node& root = nodes_[0];
   std::uint32_t choice = root.first;
+  // Known results first: a proven sole win before anything, a proven loss after everything.
   auto rank = [&](const Node& child) {
-    return std::pair{!lets_another_win(child),
-                     child.visits + (child.visits ? child.value / child.visits : 0.0)};
+    const float known = child.heuristic[static_cast<std::size_t>(child.mover)];
+    return std::tuple{!lets_another_win(child), child.proven && known >= 1, !(child.proven && known <= 0),
+                      child.visits + (child.visits ? child.value / child.visits : 0.0)};
   };
   for (std::uint32_t i = root.first; i < root.first + root.count; ++i)
     if (rank(nodes_[i]) > rank(nodes_[choice])) choice = i;

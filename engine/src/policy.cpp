@@ -31,13 +31,14 @@ class BestDecision {
   std::uint32_t ties_ = 0;
 };
 
-double pairwise_share(int mine, int theirs) {
-  return 0.5 + 0.5 * static_cast<double>(mine - theirs) / static_cast<double>(mine + theirs + 1);
+double pairwise_share(int mine, int theirs, double sharpness) {
+  const double lead = sharpness * static_cast<double>(mine - theirs) / static_cast<double>(mine + theirs + 1);
+  return 0.5 + 0.5 * std::clamp(lead, -1.0, 1.0);
 }
 
 }  // namespace
 
-void evaluate(const Game& game, SeatValues& out) {
+void evaluate(const Game& game, SeatValues& out, double sharpness) {
   const int n = game.players();
   if (game.phase() == Phase::over) {
     game.outcome(std::span<double>(out.data(), static_cast<std::size_t>(n)));
@@ -48,7 +49,8 @@ void evaluate(const Game& game, SeatValues& out) {
   for (int p = 0; p < n; ++p) {
     double sum = 0;
     for (int q = 0; q < n; ++q)
-      if (q != p) sum += pairwise_share(material[static_cast<std::size_t>(p)], material[static_cast<std::size_t>(q)]);
+      if (q != p)
+        sum += pairwise_share(material[static_cast<std::size_t>(p)], material[static_cast<std::size_t>(q)], sharpness);
     out[static_cast<std::size_t>(p)] = sum / (n - 1);
   }
 }

@@ -17,8 +17,9 @@ using Clock = std::chrono::steady_clock;
 using SeatValues = std::array<double, kMaxSeats>;
 
 // Each seat's value of `game` in [0, 1]: its outcome once the game is over, else its material
-// against every other seat (averaged pairwise, so 1/2 means level).
-void evaluate(const Game& game, SeatValues& out);
+// against every other seat (averaged pairwise, so 1/2 means level): 1/2 plus half the lead over
+// the pair's material, times `sharpness` and cut to [-1, 1].
+void evaluate(const Game& game, SeatValues& out, double sharpness = 1);
 
 // Settles an open Plex! window as a race nobody can predict: a random seat still in the match
 // wins it. (Handing it always to the mover would teach the search that taking the eleventh set
@@ -72,6 +73,32 @@ class Tree {
     double exploration = 0.7;  // UCT's constant for rewards in [0, 1]
     bool decisive_moves = true;  // take immediate wins, shun decisions that allow one
     PlayoutStyle playouts;
+    // Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): each node also
+    // keeps a heuristic value per seat, `evaluate` of its position when it was added, backed up
+    // max-n style (a node takes the vector of its child best for the child's mover), and
+    // selection ranks a child by (1 - weight) * its mean reward + weight * its backed-up
+    // heuristic value for its mover. 0 turns it off (nothing is evaluated then).
+    double heuristic_weight = 0;
+    double heuristic_sharpness = 1;  // `evaluate`'s sharpness for the heuristic values
+    // MCTS-Solver: a node whose value is known exactly (the game is over there, every child is
+    // known, or a known child gives its mover a sole win) is proven: simulations stop there and
+    // back up its exact value, and a proven root ends the search.
+    bool solver = false;
+  };
+
+  struct Node {
+    double value = 0;            // the rewards of `mover` summed over the visits
+    std::uint32_t visits = 0;
+    std::uint32_t first = 0;     // children: nodes_[first, first + count)
+    std::uint8_t count = 0;
+    bool expanded = false;
+    Decision decision = 0;
+    std::int8_t mover = kNoSeat;      // the seat that made `decision`
+    std::int8_t wins_next = kNoSeat;  // the seat to move here can win with its next decision
+    // With implicit minimax or the solver: each seat's heuristic value, backed up max-n from
+    // the children; the exact value once `proven`.
+    std::array<float, kMaxSeats> heuristic{};
+    bool proven = false;
   };
 
   explicit Tree(Settings settings);
@@ -91,18 +118,10 @@ class Tree {
   void advance(Decision decision);
   const Game& root_state() const { return *root_state_; }
   std::size_t size() const { return nodes_.size(); }
+  // The nodes, the root first (for tests).
+  const std::vector<Node>& nodes() const { return nodes_; }
 
  private:
-  struct Node {
-    double value = 0;            // the rewards of `mover` summed over the visits
-    std::uint32_t visits = 0;
-    std::uint32_t first = 0;     // children: nodes_[first, first + count)
-    std::uint8_t count = 0;
-    bool expanded = false;
-    Decision decision = 0;
-    std::int8_t mover = kNoSeat;      // the seat that made `decision`
-    std::int8_t wins_next = kNoSeat;  // the seat to move here can win with its next decision
-  };
 
   void check_root();
   void simulate(Random& rng);
@@ -111,12 +130,15 @@ class Tree {
   bool lets_another_win(const Node& child) const;
   std::uint32_t find(const Game& game) const;
   void keep_subtree(std::uint32_t index);
+  void back_up_heuristic(Node& node);
+  void evaluate_children(std::uint32_t index, const Game& state);
 
   Settings settings_;
   std::vector<Node> nodes_;
   std::unique_ptr<Game> root_state_;
   std::unique_ptr<Game> state_;  // the simulation's working copy
   std::unique_ptr<Policy> policy_;
+  std::unique_ptr<Game> scratch_;  // a child's position, to evaluate it
   std::vector<std::uint32_t> path_;
   DecisionList legal_;
   SeatValues values_{};

@@ -2,9 +2,11 @@
 // every level plays legal full turns in every game, seeded choices repeat, the tree survives a
 // whole game, level 2 beats level 1, a search takes an immediate win, and the outcome agrees
 // with result() over random games of every game and option set.
+#include <optional>
 #include <set>
 
 #include "mancala/bot.hpp"
+#include "src/search.hpp"
 #include "test_support.hpp"
 
 namespace mancala {
@@ -299,6 +301,132 @@ TEST(Bot, SearchTakesAnImmediateWin) {
     }
   }
   EXPECT_GE(checked, 5) << "too few positions with an immediate win to test";
+}
+
+// Implicit minimax backups: after a search, every unexpanded node's heuristic is `evaluate` of
+// its position, and every expanded node's is the vector of its child best for that child's
+// mover (max-n), in two- and three-seat games; the root's is one of its children's.
+TEST(Search, HeuristicValuesAreBackedUpMaxN) {
+  for (const Variant& v : {Variant{"cups", "{}"}, Variant{"njaka", R"({"players":3})"},
+                           Variant{"duovallis", "{}"}, Variant{"coin_duel", R"({"stage":3})"}}) {
+    SCOPED_TRACE(label(v));
+    Match m = create(v, 4);
+    Random rng(4);
+    for (int i = 0; i < 10 && !m.over(); ++i) {
+      if (m.game().phase() == Phase::claim) settle_plex(m, rng);
+      else testing::play_random_token(m, rng);
+    }
+    ASSERT_EQ(m.game().phase(), Phase::play);
+    bots::Tree::Settings settings;
+    settings.heuristic_weight = 0.4;
+    bots::Tree tree(settings);
+    tree.set_root(m.game(), false);
+    tree.search(3'000, bots::Clock::time_point::max(), rng);
+    const auto& nodes = tree.nodes();
+    ASSERT_GT(nodes.size(), 100u);
+    // Replays each node's decisions from the root, depth first.
+    struct Frame {
+      std::uint32_t index;
+      std::unique_ptr<Game> state;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({0, m.game().clone()});
+    int leaves = 0, inner = 0;
+    while (!stack.empty()) {
+      Frame frame = std::move(stack.back());
+      stack.pop_back();
+      const auto& node = nodes[frame.index];
+      if (!node.expanded) {
+        if (frame.index == 0) continue;
+        bots::SeatValues values{};
+        bots::evaluate(*frame.state, values);
+        for (int q = 0; q < m.game().players(); ++q)
+          EXPECT_EQ(node.heuristic[static_cast<std::size_t>(q)], static_cast<float>(values[static_cast<std::size_t>(q)]));
+        ++leaves;
+        continue;
+      }
+      const Seat mover = frame.state->to_move();
+      float best = -1;
+      for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {
+        EXPECT_EQ(nodes[c].mover, mover);
+        best = std::max(best, nodes[c].heuristic[static_cast<std::size_t>(mover)]);
+        auto next = frame.state->clone();
+        next->apply(nodes[c].decision, nullptr);
+        stack.push_back({c, std::move(next)});
+      }
+      // The node's vector is a child's whose value for the mover is the highest.
+      EXPECT_EQ(node.heuristic[static_cast<std::size_t>(mover)], best);
+      bool found = false;
+      for (std::uint32_t c = node.first; c < node.first + node.count; ++c)
+        found = found || nodes[c].heuristic == node.heuristic;
+      EXPECT_TRUE(found);
+      ++inner;
+    }
+    EXPECT_GT(leaves, 50);
+    EXPECT_GT(inner, 10);
+  }
+}
+
+// The exact value of `game` for each seat by exhaustive max-n search (two seats: minimax), or
+// nothing when the game goes on for more than `budget` positions.
+std::optional<std::vector<double>> solve(const Game& game, int& budget) {
+  if (--budget < 0) return std::nullopt;
+  if (game.phase() == Phase::over) return outcome_of(game);
+  DecisionList legal;
+  game.legal(legal);
+  std::optional<std::vector<double>> best;
+  const auto mover = static_cast<std::size_t>(game.to_move());
+  for (Decision d : legal) {
+    auto next = game.clone();
+    next->apply(d, nullptr);
+    auto value = solve(*next, budget);
+    if (!value) return std::nullopt;
+    if (!best || (*value)[mover] > (*best)[mover]) best = value;
+  }
+  return best;
+}
+
+// MCTS-Solver: in Cups endgames small enough to solve exhaustively, a search with the solver
+// proves the root, stops early, backs up the exact value and chooses a decision that keeps it.
+TEST(Search, SolverProvesEndgamesAndChoosesAProvenBest) {
+  int proven = 0, wins_kept = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Match m = Match::create("cups", Json::parse(R"({"cups_per_side":3})"), seed);
+    Random rng(seed);
+    // Random play until an exhaustive search of the rest is small.
+    std::optional<std::vector<double>> exact;
+    while (!m.over()) {
+      int budget = 20'000;
+      exact = solve(m.game(), budget);
+      if (exact) break;
+      testing::play_random_token(m, rng);
+    }
+    if (m.over()) continue;
+    DecisionList legal;
+    m.game().legal(legal);
+    if (legal.size() < 2) continue;
+    bots::Tree::Settings settings;
+    settings.solver = true;
+    bots::Tree tree(settings);
+    tree.set_root(m.game(), false);
+    const std::int64_t runs = tree.search(1'000'000, bots::Clock::time_point::max(), rng);
+    const auto& root = tree.nodes()[0];
+    ASSERT_TRUE(root.proven) << "seed " << seed << ": not proven after " << runs << " simulations";
+    EXPECT_LT(runs, 1'000'000);
+    const auto mover = static_cast<std::size_t>(m.game().to_move());
+    for (std::size_t q = 0; q < 2; ++q) EXPECT_EQ(root.heuristic[q], static_cast<float>((*exact)[q])) << "seed " << seed;
+    // The chosen decision is worth the root's exact value to the mover.
+    auto next = m.game().clone();
+    next->apply(tree.best(), nullptr);
+    int budget = 20'000;
+    const auto chosen = solve(*next, budget);
+    ASSERT_TRUE(chosen);
+    EXPECT_EQ((*chosen)[mover], (*exact)[mover]) << "seed " << seed;
+    ++proven;
+    if ((*exact)[mover] == 1.0) ++wins_kept;
+  }
+  EXPECT_GE(proven, 20);
+  EXPECT_GE(wins_kept, 3);
 }
 
 }  // namespace
