@@ -34,44 +34,12 @@ constexpr double kSmallestShare = 1.0 / 16;
 
 BotPool::BotPool(int threads, std::size_t capacity, Metrics& metrics, BotPriority priority,
                  bool adaptive_budget)
-    : metrics_(metrics),
-      capacity_(capacity),
-      priority_(priority),
-      workers_(static_cast<std::size_t>(std::max(threads, 0))),
-      adaptive_budget_(adaptive_budget) {
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-}
-
-BotPool::~BotPool() { stop(); }
-
-bool BotPool::submit(Job job) {
-  {
-    const std::lock_guard lock(mutex_);
-    if (stopping_ || queue_.size() >= capacity_) return false;
-    queue_.push_back(std::move(job));
-    metrics_.bot_queue.store(static_cast<std::int64_t>(queue_.size()));
-  }
-  wake_.notify_one();
-  return true;
-}
-
-void BotPool::stop() {
-  {
-    const std::lock_guard lock(mutex_);
-    if (stopping_ && threads_.empty()) return;
-    stopping_ = true;
-    queue_.clear();
-    metrics_.bot_queue.store(0);
-  }
-  wake_.notify_all();
-  for (auto& thread : threads_) thread.join();
-  threads_.clear();
-}
-
-std::size_t BotPool::queued() const {
-  const std::lock_guard lock(mutex_);
-  return queue_.size();
-}
+    : adaptive_budget_(adaptive_budget),
+      queue_(threads, capacity, "bot",
+             {.on_thread_start = priority == BotPriority::idle ? run_at_idle_priority : std::function<void()>(),
+              .on_length = [&metrics](std::size_t length) {
+                metrics.bot_queue.store(static_cast<std::int64_t>(length));
+              }}) {}
 
 double BotPool::budget_share(std::size_t queued, std::size_t workers) {
   const double per_worker = static_cast<double>(queued) / static_cast<double>(std::max<std::size_t>(workers, 1));
@@ -80,25 +48,7 @@ double BotPool::budget_share(std::size_t queued, std::size_t workers) {
 }
 
 double BotPool::budget_share() const {
-  if (!adaptive_budget_) return 1;
-  const std::lock_guard lock(mutex_);
-  return budget_share(queue_.size(), workers_);
-}
-
-void BotPool::work() {
-  if (priority_ == BotPriority::idle) run_at_idle_priority();
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (stopping_) return;
-      job = std::move(queue_.front());
-      queue_.pop_front();
-      metrics_.bot_queue.store(static_cast<std::int64_t>(queue_.size()));
-    }
-    job();
-  }
+  return adaptive_budget_ ? budget_share(queue_.length(), queue_.threads()) : 1;
 }
 
 }  // namespace mancala::server

@@ -39,12 +39,6 @@ class ProxyConnection final : public Connection {
   std::string header_;
 };
 
-Json id_json(const protocol::RequestId& id) {
-  if (const auto* text = std::get_if<std::string>(&id)) return *text;
-  if (const auto* number = std::get_if<std::int64_t>(&id)) return *number;
-  return Json();
-}
-
 protocol::SeatView seat_from_json(const Json& j) {
   protocol::SeatView seat;
   seat.seat = j.value("seat", 0);
@@ -82,44 +76,6 @@ std::string room_named_by(const protocol::ClientMessage& message) {
         else return "";
       },
       message);
-}
-
-std::string wire_text(const protocol::ClientMessage& message, const protocol::RequestId& id) {
-  Json out = std::visit(
-      [](const auto& m) -> Json {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, protocol::JoinRoom>) {
-          Json j = {{"type", "join_room"}};
-          if (!m.invite.empty()) j["invite"] = m.invite;
-          else j["room"] = m.room;
-          if (m.choice.seat) j["seat"] = *m.choice.seat;
-          if (m.choice.spectate) j["spectate"] = true;
-          return j;
-        } else if constexpr (std::is_same_v<T, protocol::LeaveRoom>) {
-          return {{"type", "leave_room"}, {"room", m.room}};
-        } else if constexpr (std::is_same_v<T, protocol::Move>) {
-          return {{"type", "move"}, {"room", m.room}, {"expected_version", m.expected_version}, {"tokens", m.tokens}};
-        } else if constexpr (std::is_same_v<T, protocol::Sync>) {
-          return {{"type", "sync"}, {"room", m.room}, {"since", m.since}};
-        } else if constexpr (std::is_same_v<T, protocol::Resign>) {
-          return {{"type", "resign"}, {"room", m.room}};
-        } else if constexpr (std::is_same_v<T, protocol::Special>) {
-          return {{"type", m.action}, {"room", m.room}};  // a special action's type is its name
-        } else if constexpr (std::is_same_v<T, protocol::Claim>) {
-          return {{"type", "plex"}, {"room", m.room}, {"window", m.window}};  // the one claim on the wire
-        } else if constexpr (std::is_same_v<T, protocol::ClaimAbandon>) {
-          return {{"type", "claim_abandon"}, {"room", m.room}};
-        } else if constexpr (std::is_same_v<T, protocol::AddBot>) {
-          return {{"type", "add_bot"}, {"room", m.room}, {"seat", m.bot.seat}, {"level", m.bot.level}};
-        } else if constexpr (std::is_same_v<T, protocol::Rematch>) {
-          return {{"type", "rematch"}, {"room", m.room}};
-        } else {
-          throw std::logic_error("only room messages are forwarded");
-        }
-      },
-      message);
-  if (const Json json_id = id_json(id); !json_id.is_null()) out["id"] = json_id;
-  return out.dump();
 }
 
 std::string channel_of_process(const std::string& process_id) {
@@ -210,7 +166,7 @@ bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage&
   if (!owner || *owner == process_id_) return false;
   const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
   publish(channel_of_process(*owner), "req " + process_id_ + " " + std::to_string(number) + " " + caller.player->id +
-                                          "\n" + wire_text(message, caller.id));
+                                          "\n" + protocol::write_client_message(caller.id, message));
   return true;
 }
 

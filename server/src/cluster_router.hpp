@@ -43,8 +43,6 @@ class PgBus;
 // The room a client message names ("" for none; a join by invite names its room only once the
 // invite is resolved).
 std::string room_named_by(const protocol::ClientMessage& message);
-// The message as the client would have written it, to be parsed again by the owner.
-std::string wire_text(const protocol::ClientMessage& message, const protocol::RequestId& id);
 // The bus channel a process listens on: a valid, lower-case PostgreSQL identifier.
 std::string channel_of_process(const std::string& process_id);
 

@@ -5,37 +5,22 @@
 // back itself. Each thread takes a reader connection of its own from the storage while it reads
 // (for a SQLite :memory: database the read runs on the writer thread, which this thread waits
 // for, not a network thread).
-#include <condition_variable>
-#include <deque>
-#include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include "work_queue.hpp"
 
 namespace mancala::server {
 
 class ReaderPool {
  public:
-  using Job = std::function<void()>;
+  explicit ReaderPool(int threads = 2) : queue_(threads, WorkQueue::kUnbounded, "read") {}
 
-  explicit ReaderPool(int threads = 2);
-  ~ReaderPool();
-  ReaderPool(const ReaderPool&) = delete;
-  ReaderPool& operator=(const ReaderPool&) = delete;
-
-  // Queues `job` for a reader thread. A job must not throw. After `stop`, jobs are dropped.
-  void run(Job job);
+  // Queues `job` for a reader thread. After `stop` the job is dropped: the server is stopping
+  // and nobody waits for the answer any more.
+  void run(WorkQueue::Job job) { queue_.push(std::move(job)); }
   // Finishes the job each thread is running, drops the queued ones and ends the threads.
-  void stop();
+  void stop() { queue_.stop(); }
 
  private:
-  void work();
-
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Job> queue_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
+  WorkQueue queue_;
 };
 
 }  // namespace mancala::server

@@ -1,12 +1,17 @@
-// The bot pool on its own: how its workers are scheduled and how its queue is bounded.
+// The bot pool on its own: how its workers are scheduled and how its queue is bounded; and the
+// work queue under it (and under the reader pool).
 #include <gtest/gtest.h>
 
 #include <sched.h>
 
+#include <chrono>
 #include <future>
+#include <stdexcept>
+#include <vector>
 
 #include "bot_pool.hpp"
 #include "metrics.hpp"
+#include "work_queue.hpp"
 
 namespace mancala::server {
 namespace {
@@ -44,6 +49,29 @@ TEST(BotPool, QueueCountsWaitingSearchesAndRefusesPastItsCapacity) {
   paused.stop();
   EXPECT_EQ(paused.queued(), 0u);
   EXPECT_FALSE(paused.submit([] {}));
+}
+
+// A job that throws (none should) is logged, and its thread goes on to the next job.
+TEST(WorkQueue, AJobThatThrowsLeavesItsThreadServingTheNext) {
+  WorkQueue queue(1, WorkQueue::kUnbounded, "test");
+  std::promise<void> done;
+  EXPECT_TRUE(queue.push([] { throw std::runtime_error("a job failed"); }));
+  EXPECT_TRUE(queue.push([&done] { done.set_value(); }));
+  EXPECT_EQ(done.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+}
+
+TEST(WorkQueue, JobsRunInTheOrderQueuedAndNoneAfterStop) {
+  std::vector<int> order;
+  std::promise<void> done;
+  {
+    WorkQueue queue(1, WorkQueue::kUnbounded, "test");
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(queue.push([&order, i] { order.push_back(i); }));
+    EXPECT_TRUE(queue.push([&done] { done.set_value(); }));
+    done.get_future().wait();
+    queue.stop();
+    EXPECT_FALSE(queue.push([&order] { order.push_back(99); }));
+  }
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
 }
 
 // A short queue leaves every search its level's whole budget; a long one shares it out, never

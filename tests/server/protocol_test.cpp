@@ -2,6 +2,8 @@
 // the documented code (and the id echoed when it was valid), server messages written.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "mancala/match.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/protocol/server_messages.hpp"
@@ -171,6 +173,48 @@ TEST(Parse, ClocksAndRematch) {
             std::string::npos);
   EXPECT_EQ(parse_as<Rematch>(R"({"type":"rematch","room":"r1"})").room, "r1");
   EXPECT_EQ(parse_error(R"({"type":"rematch"})").code, Code::bad_request);
+}
+
+// What write_client_message writes parses back to the same message, for every type: the
+// cluster forwards a room's messages to its owner this way, clocks and bot seats included.
+TEST(Write, ClientMessagesParseBackToThemselves) {
+  const std::vector<std::string> messages = {
+      R"({"type":"hello","name":"Ada"})",
+      R"({"type":"hello","token":"abc"})",
+      R"({"type":"create_room","game":"njaka","options":{"players":3},"private":true,"grace_seconds":60,"seat":2,)"
+      R"("bots":[{"seat":0,"level":5},{"seat":1,"level":1}],"clock":{"initial_s":300,"increment_s":3}})",
+      R"({"type":"create_room","game":"cups","spectate":true,"clock":{"per_move_s":86400}})",
+      R"({"type":"list_rooms"})",
+      R"({"type":"watch_lobby"})",
+      R"({"type":"join_room","invite":"x","spectate":true})",
+      R"({"type":"join_room","room":"r1","seat":1})",
+      R"({"type":"leave_room","room":"r1"})",
+      R"({"type":"move","room":"r","expected_version":41,"tokens":"c3 R Q D"})",
+      R"({"type":"sync","room":"r","since":7})",
+      R"({"type":"resign","room":"r"})",
+      R"({"type":"concede","room":"r"})",
+      R"({"type":"plex","room":"r","window":"w"})",
+      R"({"type":"claim_abandon","room":"r"})",
+      R"({"type":"add_bot","room":"r","seat":3,"level":4})",
+      R"({"type":"rematch","room":"r1"})"};
+  std::set<std::size_t> types;
+  for (const auto& text : messages) {
+    const Parsed parsed = parse_client_message(text);
+    const auto* message = std::get_if<ClientMessage>(&parsed.body);
+    ASSERT_NE(message, nullptr) << text;
+    types.insert(message->index());
+    for (const RequestId& id : {RequestId{}, RequestId{std::string("q7")}, RequestId{std::int64_t{-12}}}) {
+      const std::string written = write_client_message(id, *message);
+      const Json sent = Json::parse(text);
+      const Json json = Json::parse(written);
+      for (const auto& [key, value] : sent.items()) EXPECT_EQ(json.at(key), value) << written;
+      const Parsed again = parse_client_message(written);
+      ASSERT_TRUE(std::holds_alternative<ClientMessage>(again.body)) << written;
+      EXPECT_EQ(again.id, id);
+      EXPECT_EQ(write_client_message(id, std::get<ClientMessage>(again.body)), written);
+    }
+  }
+  EXPECT_EQ(types.size(), std::variant_size_v<ClientMessage>) << "a message type is missing here";
 }
 
 TEST(Write, RoomMessagesCarryTheClockAndTheRematch) {

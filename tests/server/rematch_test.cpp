@@ -2,6 +2,8 @@
 // and every occupant moved on by one seat; and the ways asking can fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "table.hpp"
 
 namespace mancala::testing {
@@ -137,6 +139,11 @@ TEST(Rematch, AComputerPlayerAgreesAtOnce) {
   EXPECT_FALSE(fresh["private"].get<bool>());
   EXPECT_EQ(fresh["seats"][0]["bot"], 1) << "the computer player moved from seat 1 to seat 0";
   EXPECT_EQ(fresh["seats"][1]["player_id"], created["room"]["seats"][0]["player_id"]);
+  // The lobby names the same host, though the person now sits in seat 1 behind the computer.
+  const Json rooms = person.request({{"type", "list_rooms"}})["rooms"];
+  const auto listed = std::find_if(rooms.begin(), rooms.end(), [&](const Json& r) { return r["id"] == fresh["id"]; });
+  ASSERT_NE(listed, rooms.end()) << rooms.dump();
+  EXPECT_EQ((*listed)["host"], "Person");
   // The bot plays its moves in the new room like any.
   if (fresh["state"]["to_move"] == 0) {
     const Json update = person.wait_for([&](const Json& m) { return is_type(m, "update") && m["room"] == fresh["id"]; });

@@ -132,4 +132,9 @@ std::variant<std::string, Error> check_name(std::string_view name);
 // The message's `type` as written on the wire (for logs and metrics).
 std::string_view type_name(const ClientMessage& message);
 
+// The message as a client writes it, with `id` when it has one: parsing the text gives the same
+// message back. (The cluster forwards a room's messages to the process that owns it this way.)
+Json to_json(const ClientMessage& message);
+std::string write_client_message(const RequestId& id, const ClientMessage& message);
+
 }  // namespace mancala::protocol
