@@ -8,7 +8,7 @@
 namespace mancala::bots {
 namespace {
 
-// Beyond this the tree stops growing and simulations play out from its leaves: about 50 MB,
+// Beyond this the tree stops growing and simulations play out from its leaves: about 80 MB,
 // far more than the largest budget needs, but a bound all the same.
 constexpr std::size_t kMaxNodes = 2'000'000;
 // How far below the old root `set_root` looks for the new position, and how many nodes it
@@ -204,7 +204,7 @@ void Tree::expand(std::uint32_t index, const Game& state, Random& rng) {
   if (settings_.decisive_moves) {
     for (Decision d : legal_)
       if (policy_->wins_at_once(state, d)) {
-        nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, {}});
+        nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, false, {}});
         Node& node = nodes_[index];
         node.first = first;
         node.count = 1;
@@ -215,7 +215,7 @@ void Tree::expand(std::uint32_t index, const Game& state, Random& rng) {
       }
   }
   for (Decision d : legal_)
-    nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, {}});
+    nodes_.push_back(Node{0, 0, 0, 0, false, d, static_cast<std::int8_t>(mover), kNoSeat, false, {}});
   for (std::uint32_t i = static_cast<std::uint32_t>(legal_.size()) - 1; i > 0; --i)
     std::swap(nodes_[first + i], nodes_[first + rng.below(i + 1)]);
   Node& node = nodes_[index];

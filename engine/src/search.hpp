@@ -95,10 +95,10 @@ class Tree {
     Decision decision = 0;
     std::int8_t mover = kNoSeat;      // the seat that made `decision`
     std::int8_t wins_next = kNoSeat;  // the seat to move here can win with its next decision
+    bool proven = false;  // with the solver: `heuristic` is the exact value
     // With implicit minimax or the solver: each seat's heuristic value, backed up max-n from
     // the children; the exact value once `proven`.
     std::array<float, kMaxSeats> heuristic{};
-    bool proven = false;
   };
 
   explicit Tree(Settings settings);
