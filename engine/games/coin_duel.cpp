@@ -336,6 +336,10 @@ Json items_json(const Coins& items, int stage) {
 
 std::string coin_token(int coin) { return std::string(1, kCoinLetters[coin]); }
 
+void write_items(JsonWriter& out, const Coins& items, int stage) {
+  stage == 1 ? out.value(items.total()) : out.array(items.count);
+}
+
 // §4.2: the round's scores from the pots and how the round ended.
 void score_round(RoundRecord& r, int round) {
   const int w = winning_coin(round);
@@ -732,9 +736,7 @@ void CoinDuel::end_round(RoundEnd end, Seat offender, Seat stuck, Events* events
   s_.rounds_done = s_.round;
   s_.step = TurnStep::source;
   if (events) {
-    Json event = {{"event", "round_end"}};
-    event.update(round_json(index));
-    events->push_back(std::move(event));
+    events->push_back(round_end_event(index));
   }
   if (s_.round == CoinDuelState::kRounds) {
     finish(CoinDuelEnd::completed, kNoSeat, kNoSeat, events);
@@ -767,9 +769,7 @@ void CoinDuel::resign(Seat seat, Events* events) {
   r = RoundRecord{RoundEnd::resign, s_.round_starter, seat, kNoSeat, s_.pot, {}, {}, {}, s_.round_turns};
   score_round(r, s_.round);
   if (events) {
-    Json event = {{"event", "round_end"}};
-    event.update(round_json(index));
-    events->push_back(std::move(event));
+    events->push_back(round_end_event(index));
   }
   Seat starter = s_.round_starter;
   for (int later = s_.round; later < CoinDuelState::kRounds; ++later) {
@@ -869,78 +869,112 @@ std::vector<int> CoinDuel::position() const {
   return out;
 }
 
-Json CoinDuel::board() const {
+void CoinDuel::write_board(JsonWriter& out) const {
   const int stage = s_.stage;
-  Json cups = Json::array();
+  out.begin_object().field("stage", stage).key("cups").begin_array();
   for (const auto& row : s_.cups) {
-    Json side = Json::array();
-    for (const Coins& cup : row) side.push_back(items_json(cup, stage));
-    cups.push_back(std::move(side));
+    out.begin_array();
+    for (const Coins& cup : row) write_items(out, cup, stage);
+    out.end_array();
   }
-  Json out = {{"stage", stage},
-              {"cups", cups},
-              {"pots", {items_json(s_.pot[0], stage), items_json(s_.pot[1], stage)}},
-              {"reserves", {items_json(s_.reserve[0], stage), items_json(s_.reserve[1], stage)}},
-              {"pot_values", {pot_value(s_.pot[0], stage, s_.round), pot_value(s_.pot[1], stage, s_.round)}}};
-  if (stage == 3) {
-    out["round"] = s_.round;
-    out["winning_coin"] = coin_token(winning_coin(s_.round));
-    out["winning_value"] = 10 * kCoinValue[static_cast<std::size_t>(winning_coin(s_.round))];
-  }
-  Json turn;  // the half-played turn: where the lap stands and what is in hand
+  out.end_array().key("pots").begin_array();
+  write_items(out, s_.pot[0], stage);
+  write_items(out, s_.pot[1], stage);
+  out.end_array().key("reserves").begin_array();
+  write_items(out, s_.reserve[0], stage);
+  write_items(out, s_.reserve[1], stage);
+  out.end_array()
+      .key("pot_values")
+      .begin_array()
+      .value(pot_value(s_.pot[0], stage, s_.round))
+      .value(pot_value(s_.pot[1], stage, s_.round))
+      .end_array();
+  if (stage == 3)
+    out.field("round", s_.round)
+        .field("winning_coin", coin_token(winning_coin(s_.round)))
+        .field("winning_value", 10 * kCoinValue[static_cast<std::size_t>(winning_coin(s_.round))]);
+  out.key("turn");  // the half-played turn: where the lap stands and what is in hand
   if (mid_turn()) {
     const bool dir_known = s_.step == TurnStep::coin;
     const int next = s_.lap_from + s_.lap_dir * (s_.lap_sown + 1);
-    turn = {{"player", s_.to_move},
-            {"source", source_token(s_.log.source)},
-            {"lap", s_.lap},
-            {"from", s_.lap_from},
-            {"dir", dir_known ? Json(s_.lap_dir == kRight ? "R" : "L") : Json()},
-            {"count", s_.lap_count},
-            {"sown", s_.lap_sown},
-            {"next", !dir_known ? Json() : next == kPot ? Json("pot") : Json(next)},
-            // A reserve lap draws its coins from the reserve as they are chosen.
-            {"hand", s_.from_reserve && s_.lap == 0 ? Json() : items_json(s_.hand, stage)},
-            {"awaiting", dir_known ? "coin" : "dir"}};
+    out.begin_object()
+        .field("player", s_.to_move)
+        .field("source", source_token(s_.log.source))
+        .field("lap", s_.lap)
+        .field("from", s_.lap_from)
+        .key("dir");
+    dir_known ? out.value(s_.lap_dir == kRight ? "R" : "L") : out.null();
+    out.field("count", s_.lap_count).field("sown", s_.lap_sown).key("next");
+    if (!dir_known) out.null();
+    else if (next == kPot) out.value("pot");
+    else out.value(next);
+    out.key("hand");  // a reserve lap draws its coins from the reserve as they are chosen
+    if (s_.from_reserve && s_.lap == 0) out.null();
+    else write_items(out, s_.hand, stage);
+    out.field("awaiting", dir_known ? "coin" : "dir").end_object();
+  } else {
+    out.null();
   }
-  out["turn"] = turn;
-  return out;
+  out.end_object();
 }
 
-Json CoinDuel::scores() const {
+void CoinDuel::write_scores(JsonWriter& out) const {
   if (s_.stage == 3) {  // the round scores so far
     std::array<int, 2> totals{};
     for (int r = 0; r < s_.rounds_done; ++r)
       for (std::size_t p = 0; p < 2; ++p) totals[p] += s_.rounds[static_cast<std::size_t>(r)].scores[p];
-    return Json::array({totals[0], totals[1]});
+    out.array(totals);
+  } else if (s_.end != CoinDuelEnd::none) {
+    out.tree(result()["scores"]);
+  } else {
+    out.begin_array().value(pot_value(s_.pot[0], s_.stage, 1)).value(pot_value(s_.pot[1], s_.stage, 1)).end_array();
   }
-  if (s_.end != CoinDuelEnd::none) return result()["scores"];
-  return Json::array({pot_value(s_.pot[0], s_.stage, 1), pot_value(s_.pot[1], s_.stage, 1)});
 }
 
-Json CoinDuel::round_json(int index) const {
+void CoinDuel::write_round_fields(JsonWriter& out, int index) const {
   const RoundRecord& r = s_.rounds[static_cast<std::size_t>(index)];
   const int round = index + 1;
   const int w = winning_coin(round);
-  return Json{{"round", round},
-              {"winning_coin", coin_token(w)},
-              {"winning_value", 10 * kCoinValue[static_cast<std::size_t>(w)]},
-              {"starter", r.starter},
-              {"end_reason", round_end_name(r.end)},
-              {"offender", seat_or_null(r.offender)},
-              {"stuck_player", seat_or_null(r.stuck)},
-              {"pots", {coins_json(r.pots[0]), coins_json(r.pots[1])}},
-              {"pot_values", r.values},
-              {"winning_coins_gained", r.gained},
-              {"scores", r.scores},
-              {"turns", r.turns}};
+  out.field("round", round)
+      .field("winning_coin", coin_token(w))
+      .field("winning_value", 10 * kCoinValue[static_cast<std::size_t>(w)])
+      .field("starter", r.starter)
+      .field("end_reason", round_end_name(r.end))
+      .key("offender")
+      .seat_or_null(r.offender)
+      .key("stuck_player")
+      .seat_or_null(r.stuck)
+      .key("pots")
+      .begin_array()
+      .array(r.pots[0].count)
+      .array(r.pots[1].count)
+      .end_array()
+      .key("pot_values")
+      .array(r.values)
+      .key("winning_coins_gained")
+      .array(r.gained)
+      .key("scores")
+      .array(r.scores)
+      .field("turns", r.turns);
 }
 
-Json CoinDuel::rounds() const {
-  Json out = Json::array();
+Json CoinDuel::round_end_event(int index) const {
+  return json_tree([&](JsonWriter& out) {
+    out.begin_object().field("event", "round_end");
+    write_round_fields(out, index);
+    out.end_object();
+  });
+}
+
+void CoinDuel::write_rounds(JsonWriter& out) const {
+  out.begin_array();
   if (s_.stage == 3)
-    for (int r = 0; r < s_.rounds_done; ++r) out.push_back(round_json(r));
-  return out;
+    for (int r = 0; r < s_.rounds_done; ++r) {
+      out.begin_object();
+      write_round_fields(out, r);
+      out.end_object();
+    }
+  out.end_array();
 }
 
 Json CoinDuel::result() const {

@@ -149,9 +149,12 @@ class CoinDuel final : public Game {
   }
   int round() const override { return s_.round; }
   std::vector<int> position() const override;
-  Json board() const override;
-  Json scores() const override;
-  Json rounds() const override;
+  void write_board(JsonWriter& out) const override;
+  void write_scores(JsonWriter& out) const override;
+  void write_rounds(JsonWriter& out) const override;
+  std::size_t rounds_played() const override {
+    return s_.stage == 3 ? static_cast<std::size_t>(s_.rounds_done) : 0;
+  }
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;
@@ -184,7 +187,9 @@ class CoinDuel final : public Game {
   void start_round(int round);
   void finish(CoinDuelEnd end, Seat offender, Seat stuck, Events* events);
   Json turn_record() const;
-  Json round_json(int index) const;
+  // A round's record: its fields, which a round_end event also carries after its name.
+  void write_round_fields(JsonWriter& out, int index) const;
+  Json round_end_event(int index) const;
 
   CoinDuelState s_;
   std::shared_ptr<const Json> options_;  // shared: copies of a game stay cheap

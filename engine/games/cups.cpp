@@ -145,16 +145,14 @@ std::vector<int> Cups::position() const {
   return out;
 }
 
-Json Cups::board() const {
-  Json rows = Json::array();
+void Cups::write_board(JsonWriter& out) const {
+  out.begin_object().key("cups").begin_array();
   for (Seat p = 0; p < 2; ++p)
-    rows.push_back(std::vector<int>(s_.cups[p].begin(), s_.cups[p].begin() + s_.cups_per_side));
-  return Json{{"cups", std::move(rows)},
-              {"pots", {s_.pot[0], s_.pot[1]}},
-              {"reserves", {s_.reserve[0], s_.reserve[1]}}};
+    out.array(std::span(s_.cups[p].data(), static_cast<std::size_t>(s_.cups_per_side)));
+  out.end_array().key("pots").array(s_.pot).key("reserves").array(s_.reserve).end_object();
 }
 
-Json Cups::scores() const { return Json::array({s_.pot[0], s_.pot[1]}); }
+void Cups::write_scores(JsonWriter& out) const { out.array(s_.pot); }
 
 Json Cups::result() const {
   if (s_.end == CupsEnd::none) return nullptr;

@@ -50,8 +50,8 @@ class Cups final : public Game {
   Seat to_move() const override { return s_.end == CupsEnd::none ? s_.to_move : kNoSeat; }
   Phase phase() const override { return s_.end == CupsEnd::none ? Phase::play : Phase::over; }
   std::vector<int> position() const override;
-  Json board() const override;
-  Json scores() const override;
+  void write_board(JsonWriter& out) const override;
+  void write_scores(JsonWriter& out) const override;
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;

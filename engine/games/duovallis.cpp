@@ -345,28 +345,32 @@ std::vector<int> Duovallis::position() const {
   return out;
 }
 
-Json Duovallis::board() const {
-  Json holes = Json::array();
+void Duovallis::write_board(JsonWriter& out) const {
+  out.begin_object().key("holes").begin_array();
   for (int hole = 0; hole < kHoles; ++hole) {
     const Seat who = owner(hole);
-    holes.push_back(Json{{"hole", hole},
-                         {"row", hole / 6},
-                         {"col", hole % 6},
-                         {"owner", who == kNoSeat ? Json("neutral") : Json(who)},
-                         {"kind", kind_name(hole)},
-                         {"white", s_.stones[0][hole]},
-                         {"black", s_.stones[1][hole]}});
+    out.begin_object().field("hole", hole).field("row", hole / 6).field("col", hole % 6).key("owner");
+    who == kNoSeat ? out.value("neutral") : out.value(who);
+    out.field("kind", kind_name(hole))
+        .field("white", s_.stones[0][hole])
+        .field("black", s_.stones[1][hole])
+        .end_object();
   }
-  return Json{{"holes", std::move(holes)},
-              {"carry", {s_.carry[0], s_.carry[1]}},
-              {"exchanges", {s_.exchanges[0], s_.exchanges[1]}}};
+  out.end_array().key("carry").array(s_.carry).key("exchanges").array(s_.exchanges).end_object();
 }
 
-Json Duovallis::scores() const {
-  return Json{{"stones_on_board",
-               {{"white", colour_total(s_.stones, 0)}, {"black", colour_total(s_.stones, 1)}}},
-              {"carry", {s_.carry[0], s_.carry[1]}},
-              {"exchanges", {s_.exchanges[0], s_.exchanges[1]}}};
+void Duovallis::write_scores(JsonWriter& out) const {
+  out.begin_object()
+      .key("stones_on_board")
+      .begin_object()
+      .field("white", colour_total(s_.stones, 0))
+      .field("black", colour_total(s_.stones, 1))
+      .end_object()
+      .key("carry")
+      .array(s_.carry)
+      .key("exchanges")
+      .array(s_.exchanges)
+      .end_object();
 }
 
 Json Duovallis::result() const {

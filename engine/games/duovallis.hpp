@@ -54,8 +54,8 @@ class Duovallis final : public Game {
   Seat to_move() const override { return s_.end == DuovallisEnd::none ? s_.to_move : kNoSeat; }
   Phase phase() const override { return s_.end == DuovallisEnd::none ? Phase::play : Phase::over; }
   std::vector<int> position() const override;
-  Json board() const override;
-  Json scores() const override;
+  void write_board(JsonWriter& out) const override;
+  void write_scores(JsonWriter& out) const override;
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;

@@ -159,58 +159,67 @@ const char* status_name(Status status) {
   return "eliminated";
 }
 
-Json seat_list(int players, const NjakaSeats& values) {
-  return std::vector<int>(values.begin(), values.begin() + players);
+std::span<const std::int8_t> seat_list(int players, const NjakaSeats& values) {
+  return {values.data(), static_cast<std::size_t>(players)};
 }
 
-// §6.2's round record.
-Json round_record(const NjakaRound& r, int players, int target) {
-  Json active = Json::array();
-  Json holes = Json::array();
-  Json resigned = Json::array();
-  Json eliminated = Json::array();
-  Json captures = Json::array();
+// §6.2's round record: its fields, which a round_end event also carries after its name.
+void write_round_fields(JsonWriter& out, const NjakaRound& r, int players, int target) {
+  out.field("round", r.round).field("starter", r.starter).key("seats_active").begin_array();
+  for (Seat q = 0; q < players; ++q)
+    if (r.status_at_start[q] == Status::active) out.value(q);
+  out.end_array().key("holes").begin_array();
   for (Seat q = 0; q < players; ++q) {
-    if (r.status_at_start[q] == Status::active) active.push_back(q);
-    Json owned = Json::array();
+    out.begin_array();
     for (int h = 0; h < kNjakaHoles; ++h)
-      if (r.owners_at_start[h] == q) owned.push_back(h);
-    holes.push_back(std::move(owned));
-    if (r.resigned[q])
-      resigned.push_back(Json{{"seat", q}, {"dealt", seat_list(players, r.resign_dealt[q])}});
-    if (r.eliminated[q]) eliminated.push_back(q);
+      if (r.owners_at_start[h] == q) out.value(h);
+    out.end_array();
   }
+  out.end_array().field("end_reason", round_end_name(r.end)).field("turns", r.turns).key("captures").begin_array();
   for (int i = 0; i < r.capture_count; ++i) {
     const NjakaCapture& c = r.captures[i];
-    captures.push_back(Json{{"turn", c.turn}, {"hole", c.hole}, {"to", c.to},
-                            {"kind", c.last ? "last" : "sowing"}});
+    out.begin_object()
+        .field("turn", c.turn)
+        .field("hole", c.hole)
+        .field("to", c.to)
+        .field("kind", c.last ? "last" : "sowing")
+        .end_object();
   }
-  Json plex;
+  out.end_array().key("plex");
   if (r.plex_winner != kNoSeat) {
-    plex = Json{{"winner", r.plex_winner}, {"fallback", r.plex_fallback}};
-    if (r.plex_to_mover) plex["mode"] = "mover";
+    out.begin_object().field("winner", r.plex_winner).field("fallback", r.plex_fallback);
+    if (r.plex_to_mover) out.field("mode", "mover");
+    out.end_object();
+  } else {
+    out.null();
   }
-  Json award;
+  out.key("stall_award");
   if (r.stall_award)
-    award = Json{{"by_owner", seat_list(players, r.award_by_owner)},
-                 {"dealt", seat_list(players, r.award_dealt)}};
-  return Json{
-      {"round", r.round},
-      {"starter", r.starter},
-      {"seats_active", active},
-      {"holes", holes},
-      {"end_reason", round_end_name(r.end)},
-      {"turns", r.turns},
-      {"captures", captures},
-      {"plex", plex},
-      {"stall_award", award},
-      {"resigned", resigned},
-      {"sets", seat_list(players, r.sets)},
-      {"target", target},
-      {"match_winner", r.match_winner == kNoSeat ? Json() : Json(r.match_winner)},
-      {"eliminated", eliminated},
-      {"next_owner", r.has_next ? Json(std::vector<int>(r.next_owner.begin(), r.next_owner.end()))
-                                : Json()}};
+    out.begin_object()
+        .key("by_owner")
+        .array(seat_list(players, r.award_by_owner))
+        .key("dealt")
+        .array(seat_list(players, r.award_dealt))
+        .end_object();
+  else
+    out.null();
+  out.key("resigned").begin_array();
+  for (Seat q = 0; q < players; ++q)
+    if (r.resigned[q])
+      out.begin_object().field("seat", q).key("dealt").array(seat_list(players, r.resign_dealt[q])).end_object();
+  out.end_array()
+      .key("sets")
+      .array(seat_list(players, r.sets))
+      .field("target", target)
+      .key("match_winner")
+      .seat_or_null(r.match_winner)
+      .key("eliminated")
+      .begin_array();
+  for (Seat q = 0; q < players; ++q)
+    if (r.eliminated[q]) out.value(q);
+  out.end_array().key("next_owner");
+  if (r.has_next) out.array(r.next_owner);
+  else out.null();
 }
 
 // ---- sowing (§3.4) ---------------------------------------------------------------------------
@@ -608,9 +617,11 @@ void Njaka::archive_round(Events* events) {
   rounds->push_back(s_.current);
   finished_ = std::move(rounds);
   if (events) {
-    Json event = {{"event", "round_end"}};
-    event.update(round_record(s_.current, s_.players, s_.target));
-    events->push_back(std::move(event));
+    events->push_back(json_tree([&](JsonWriter& out) {
+      out.begin_object().field("event", "round_end");
+      write_round_fields(out, s_.current, s_.players, s_.target);
+      out.end_object();
+    }));
   }
 }
 
@@ -675,30 +686,38 @@ std::vector<int> Njaka::position() const {
   return out;
 }
 
-Json Njaka::board() const {
-  Json seats = Json::array();
-  for (Seat q = 0; q < s_.players; ++q) seats.push_back(status_name(s_.status[q]));
-  Json plex;
+void Njaka::write_board(JsonWriter& out) const {
+  out.begin_object()
+      .key("holes")
+      .array(s_.board)
+      .key("owners")
+      .array(s_.owner)
+      .key("sets")
+      .array(seat_list(s_.players, s_.sets))
+      .key("seats")
+      .begin_array();
+  for (Seat q = 0; q < s_.players; ++q) out.value(status_name(s_.status[q]));
+  out.end_array().field("direction", s_.clockwise ? "cw" : "ccw").field("advanced", s_.advanced).key("plex");
   if (s_.phase == Phase::claim) {
     int on_board = 0;
     for (auto count : s_.board) on_board += count;
-    plex = Json{{"mover", s_.to_move}, {"on_board", on_board}, {"in_hand", s_.plex_hand}};
+    out.begin_object().field("mover", s_.to_move).field("on_board", on_board).field("in_hand", s_.plex_hand).end_object();
+  } else {
+    out.null();
   }
-  return Json{{"holes", std::vector<int>(s_.board.begin(), s_.board.end())},
-              {"owners", std::vector<int>(s_.owner.begin(), s_.owner.end())},
-              {"sets", seat_list(s_.players, s_.sets)},
-              {"seats", seats},
-              {"direction", s_.clockwise ? "cw" : "ccw"},
-              {"advanced", s_.advanced},
-              {"plex", plex}};
+  out.end_object();
 }
 
-Json Njaka::scores() const { return seat_list(s_.players, s_.sets); }
+void Njaka::write_scores(JsonWriter& out) const { out.array(seat_list(s_.players, s_.sets)); }
 
-Json Njaka::rounds() const {
-  Json out = Json::array();
-  for (const NjakaRound& r : *finished_) out.push_back(round_record(r, s_.players, s_.target));
-  return out;
+void Njaka::write_rounds(JsonWriter& out) const {
+  out.begin_array();
+  for (const NjakaRound& r : *finished_) {
+    out.begin_object();
+    write_round_fields(out, r, s_.players, s_.target);
+    out.end_object();
+  }
+  out.end_array();
 }
 
 // Best first, ties sharing a group: the winner, the seats still in play by sets, then the seats

@@ -117,9 +117,10 @@ class Njaka final : public Game {
   Phase phase() const override { return s_.phase; }
   int round() const override { return s_.current.round; }
   std::vector<int> position() const override;
-  Json board() const override;
-  Json scores() const override;
-  Json rounds() const override;
+  void write_board(JsonWriter& out) const override;
+  void write_scores(JsonWriter& out) const override;
+  void write_rounds(JsonWriter& out) const override;
+  std::size_t rounds_played() const override { return finished_->size(); }
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;

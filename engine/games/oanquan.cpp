@@ -182,11 +182,20 @@ std::array<std::uint8_t, 12> own_rows() {
   return owner;
 }
 
-Json ownership_json(const std::array<std::uint8_t, 12>& owner) {
-  Json out = Json::object();
-  for (int s : kSquares)
-    out[std::to_string(s)] = owner[s] == kHalf ? Json("half") : Json(owner[s]);
-  return out;
+// A key that is a square's number ("1".."11").
+JsonWriter& square_key(JsonWriter& out, int square) {
+  char digits[4];
+  const auto end = std::to_chars(digits, digits + sizeof digits, square).ptr;
+  return out.key(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+
+void write_ownership(JsonWriter& out, const std::array<std::uint8_t, 12>& owner) {
+  out.begin_object();
+  for (int s : kSquares) {
+    square_key(out, s);
+    owner[s] == kHalf ? out.value("half") : out.value(owner[s]);
+  }
+  out.end_object();
 }
 
 Json seat_or_null(Seat seat) { return seat == kNoSeat ? Json() : Json(seat); }
@@ -222,35 +231,51 @@ const char* end_name(OanQuanEnd end) {
   return "";
 }
 
-Json sale_json(const OanQuanSale& sale) {
-  Json fill = Json::object();
-  if (sale.half) fill[std::to_string(sale.half_square)] = sale.half_fill;
-  return Json{{"seller", seat_or_null(sale.seller)},
-              {"deficit", sale.deficit},
-              {"sold_full", sale.sold_full},
-              {"half", sale.half},
-              {"ownership", ownership_json(sale.owner)},
-              {"half_fill", fill}};
+void write_sale(JsonWriter& out, const OanQuanSale& sale) {
+  out.begin_object()
+      .key("seller")
+      .seat_or_null(sale.seller)
+      .field("deficit", sale.deficit)
+      .field("sold_full", sale.sold_full)
+      .field("half", sale.half)
+      .key("ownership");
+  write_ownership(out, sale.owner);
+  out.key("half_fill").begin_object();
+  if (sale.half) square_key(out, sale.half_square).array(sale.half_fill);
+  out.end_object().end_object();
 }
 
-Json round_json(const OanQuanRound& r) {
-  Json half_split = Json::array();
+// §6.1's round record: its fields, which a round_end event also carries after its name.
+void write_round_fields(JsonWriter& out, const OanQuanRound& r) {
+  out.field("round", r.round)
+      .field("starter", r.starter)
+      .field("end_reason", round_end_name(r.end))
+      .field("turns", r.turns)
+      .key("ownership");
+  write_ownership(out, r.owner);
+  out.key("leftover").begin_object().key("rows").array(r.rows).key("half_split").begin_array();
   if (r.half_square != 0)
-    half_split.push_back(
-        {{"square", r.half_square}, {"counters", r.half_counters}, {"split", r.half_split}});
-  const Json leftover = {
-      {"rows", r.rows}, {"half_split", half_split}, {"end_spaces", r.end_spaces}};
-  return Json{{"round", r.round},
-              {"starter", r.starter},
-              {"end_reason", round_end_name(r.end)},
-              {"turns", r.turns},
-              {"ownership", ownership_json(r.owner)},
-              {"leftover", leftover},
-              {"small", r.small},
-              {"large", r.large},
-              {"points", points_of(r)},
-              {"round_winner", seat_or_null(leader(points_of(r)))},
-              {"next", r.match_went_on ? sale_json(r.sale) : Json()}};
+    out.begin_object()
+        .field("square", r.half_square)
+        .field("counters", r.half_counters)
+        .key("split")
+        .array(r.half_split)
+        .end_object();
+  out.end_array()
+      .key("end_spaces")
+      .array(r.end_spaces)
+      .end_object()
+      .key("small")
+      .array(r.small)
+      .key("large")
+      .array(r.large)
+      .key("points")
+      .array(points_of(r))
+      .key("round_winner")
+      .seat_or_null(leader(points_of(r)))
+      .key("next");
+  if (r.match_went_on) write_sale(out, r.sale);
+  else out.null();
 }
 
 }  // namespace
@@ -529,9 +554,11 @@ void OanQuan::end_round(OanQuanRoundEnd reason, Events* events) {
   r.match_went_on = match_end == OanQuanEnd::none;
   rounds_.push_back(r);
   if (events) {
-    Json event = {{"event", "round_end"}};
-    event.update(round_json(r));
-    events->push_back(std::move(event));
+    events->push_back(json_tree([&](JsonWriter& out) {
+      out.begin_object().field("event", "round_end");
+      write_round_fields(out, r);
+      out.end_object();
+    }));
   }
   if (match_end != OanQuanEnd::none) {
     finish(match_end, winner, kNoSeat, events);  // clarification 13: the swept board stays
@@ -608,32 +635,43 @@ std::vector<int> OanQuan::position() const {
   return out;
 }
 
-Json OanQuan::board() const {
+void OanQuan::write_board(JsonWriter& out) const {
   const OanQuanMaterial& m = s_.m;
-  Json squares = Json::object();
-  for (int s : kSquares) squares[std::to_string(s)] = m.small[s];
-  Json ends = Json::object();
+  out.begin_object().key("squares").begin_object();
+  for (int s : kSquares) square_key(out, s).value(m.small[s]);
+  out.end_object().key("end_spaces").begin_object();
   for (int x : {0, 6})
-    ends[std::to_string(x)] = {{"small", m.small[x]}, {"large", m.large[end_index(x)] != 0}};
-  return Json{{"squares", squares},
-              {"end_spaces", ends},
-              {"ownership", ownership_json(m.owner)},
-              {"stores", {m.store[0], m.store[1]}},
-              {"large_captured", {m.quan[0], m.quan[1]}},
-              {"selected", s_.selected ? Json(s_.selected) : Json()}};
+    square_key(out, x).begin_object().field("small", m.small[x]).field("large", m.large[end_index(x)] != 0).end_object();
+  out.end_object().key("ownership");
+  write_ownership(out, m.owner);
+  out.key("stores").array(m.store).key("large_captured").array(m.quan).key("selected");
+  s_.selected ? out.value(s_.selected) : out.null();
+  out.end_object();
 }
 
-Json OanQuan::scores() const {
+void OanQuan::write_scores(JsonWriter& out) const {
   const OanQuanMaterial& m = s_.m;
-  return Json{{"stores", {m.store[0], m.store[1]}},
-              {"large", {m.quan[0], m.quan[1]}},
-              {"points", {m.store[0] + 10 * m.quan[0], m.store[1] + 10 * m.quan[1]}}};
+  out.begin_object()
+      .key("stores")
+      .array(m.store)
+      .key("large")
+      .array(m.quan)
+      .key("points")
+      .begin_array()
+      .value(m.store[0] + 10 * m.quan[0])
+      .value(m.store[1] + 10 * m.quan[1])
+      .end_array()
+      .end_object();
 }
 
-Json OanQuan::rounds() const {
-  Json out = Json::array();
-  for (const auto& r : rounds_) out.push_back(round_json(r));
-  return out;
+void OanQuan::write_rounds(JsonWriter& out) const {
+  out.begin_array();
+  for (const auto& r : rounds_) {
+    out.begin_object();
+    write_round_fields(out, r);
+    out.end_object();
+  }
+  out.end_array();
 }
 
 Json OanQuan::result() const {

@@ -120,9 +120,10 @@ class OanQuan final : public Game {
   Phase phase() const override { return s_.end == OanQuanEnd::none ? Phase::play : Phase::over; }
   int round() const override { return s_.round; }
   std::vector<int> position() const override;
-  Json board() const override;
-  Json scores() const override;
-  Json rounds() const override;
+  void write_board(JsonWriter& out) const override;
+  void write_scores(JsonWriter& out) const override;
+  void write_rounds(JsonWriter& out) const override;
+  std::size_t rounds_played() const override { return rounds_.size(); }
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;

@@ -339,23 +339,32 @@ void Match::log(Json entry, const Events& events) {
 
 std::vector<std::string> Match::legal_tokens() const { return tokens_of(*game_); }
 
-Json Match::state() const {
+void Match::write_state_fields(JsonWriter& out) const {
   const Seat to_move = game_->to_move();
-  // Ten keys, and room for an eleventh: the server adds the clock, and an ordered object that
-  // grows copies every value it holds (its keys are const, so moving them could throw).
-  Json state = object_with_room(11);
-  state["position"] = game_->position();
-  state["board"] = game_->board();
-  state["to_move"] = to_move == kNoSeat ? Json() : Json(to_move);
+  out.key("position").array(game_->position()).key("board");
+  game_->write_board(out);
+  out.key("to_move").seat_or_null(to_move);
   const auto window = game_->claim_window();
-  state["phase"] = window ? window->name : to_string(game_->phase());  // a window's phase is named after it
-  state["round"] = game_->round();
-  state["pending"] = pending_;
-  state["legal"] = legal_tokens();
-  state["scores"] = game_->scores();
-  state["rounds"] = game_->rounds();
-  state["result"] = result();
-  return state;
+  out.field("phase", window ? window->name : to_string(game_->phase()));  // a window's phase is named after it
+  out.field("round", game_->round()).field("pending", pending_).key("legal").begin_array();
+  DecisionList legal;
+  game_->legal(legal);
+  for (Decision d : legal) out.value(game_->token(d));
+  out.end_array().key("scores");
+  game_->write_scores(out);
+  out.key("rounds");
+  game_->write_rounds(out);
+  out.key("result").tree(result());
+}
+
+void Match::write_state(JsonWriter& out) const {
+  out.begin_object();
+  write_state_fields(out);
+  out.end_object();
+}
+
+Json Match::state() const {
+  return json_tree([this](JsonWriter& out) { write_state(out); });
 }
 
 Json Match::record() const {

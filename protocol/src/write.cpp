@@ -11,6 +11,24 @@ Json message(std::string_view type, const RequestId& id) {
   return out;
 }
 
+// The same start, written as text: {"type":"…"[,"id":…]
+void begin_message(JsonWriter& out, std::string_view type, const RequestId& id) {
+  out.begin_object().field("type", type);
+  if (const auto* text = std::get_if<std::string>(&id)) out.field("id", *text);
+  if (const auto* number = std::get_if<std::int64_t>(&id)) out.field("id", *number);
+}
+
+void write_update_fields(JsonWriter& out, const Update& update) {
+  out.field("room", update.room).field("version", update.version).key("seat");
+  update.seat ? out.value(*update.seat) : out.null();
+  out.field("action", update.action)
+      .field("tokens", update.tokens)
+      .key("events")
+      .tree(update.events)
+      .key("state")
+      .raw(update.state);
+}
+
 Json seat_json(const SeatView& seat) {
   const bool taken = !seat.player_id.empty();
   Json out = {{"seat", seat.seat},
@@ -54,16 +72,6 @@ Json to_json(const RoomView& room) {
   return out;
 }
 
-Json to_json(const Update& update) {
-  return Json{{"room", update.room},
-              {"version", update.version},
-              {"seat", update.seat ? Json(*update.seat) : Json()},
-              {"action", update.action},
-              {"tokens", update.tokens},
-              {"events", update.events},
-              {"state", update.state}};
-}
-
 std::string write_ok(const RequestId& id) { return to_json_text(message("ok", id)); }
 
 std::string write_error(const RequestId& id, const Error& error) {
@@ -97,38 +105,40 @@ std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& roo
   return to_json_text(out);
 }
 
+std::string write_state(const Match& match, const Json& clock) {
+  std::string text;
+  text.reserve(640);
+  JsonWriter out(text);
+  out.begin_object();
+  match.write_state_fields(out);
+  out.key("clock").tree(clock).end_object();
+  return text;
+}
+
 std::string write_update(const RequestId& id, const Update& update) {
-  // The most frequent message, written field by field: building one JSON tree around the
-  // events and the state would copy both.
-  std::string out;
-  out.reserve(768);  // a typical update; under 1 KiB keeps it among glibc's cheap small blocks
-  append_json(out, message("update", id));
-  out.pop_back();  // the closing brace
-  const auto field = [&out](const char* name, const Json& value) {
-    out += ",\"";
-    out += name;
-    out += "\":";
-    append_json(out, value);
-  };
-  field("room", update.room);
-  field("version", update.version);
-  field("seat", update.seat ? Json(*update.seat) : Json());
-  field("action", update.action);
-  field("tokens", update.tokens);
-  field("events", update.events);
-  field("state", update.state);
-  out += '}';
-  return out;
+  // The most frequent message, written field by field around the state's text.
+  std::string text;
+  text.reserve(256 + update.state.size());
+  JsonWriter out(text);
+  begin_message(out, "update", id);
+  write_update_fields(out, update);
+  out.end_object();
+  return text;
 }
 
 std::string write_updates(const RequestId& id, std::string_view room,
                           const std::vector<Update>& updates) {
-  Json list = Json::array();
-  for (const auto& update : updates) list.push_back(to_json(update));
-  Json out = message("updates", id);
-  out["room"] = room;
-  out["updates"] = std::move(list);
-  return to_json_text(out);
+  std::string text;
+  JsonWriter out(text);
+  begin_message(out, "updates", id);
+  out.field("room", room).key("updates").begin_array();
+  for (const auto& update : updates) {
+    out.begin_object();
+    write_update_fields(out, update);
+    out.end_object();
+  }
+  out.end_array().end_object();
+  return text;
 }
 
 std::string write_claim_open(std::string_view name, std::string_view room, std::string_view window,

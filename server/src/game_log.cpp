@@ -29,10 +29,9 @@ Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
   return match;
 }
 
-protocol::Update make_update(std::string_view room, const StoredAction& action, Json state) {
-  state["clock"] = action.clock;  // as it stood right after this update
-  return protocol::Update{std::string(room), action.version, action.seat,  action.kind,
-                          action.tokens,     action.events,  std::move(state)};
+protocol::Update make_update(std::string_view room, const StoredAction& action, const Match& match) {
+  return protocol::Update{std::string(room), action.version, action.seat, action.kind, action.tokens, action.events,
+                          protocol::write_state(match, action.clock)};  // the clock as it stood right after
 }
 
 Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions) {

@@ -23,7 +23,8 @@ Match opening(const GameMeta& meta);
 Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
              const std::function<void(const Match&, const StoredAction&)>& visit = {});
 
-protocol::Update make_update(std::string_view room, const StoredAction& action, Json state);
+// The update of a stored action, with the state of `match` right after it.
+protocol::Update make_update(std::string_view room, const StoredAction& action, const Match& match);
 
 // The game record of notation.md with the annotations of the history API (see
 // protocol/README.md): replaying it with Match::from_record reproduces every position.

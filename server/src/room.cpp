@@ -65,7 +65,7 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
       // Every seat starts away (a new room's creator is added as a member at once); after a
       // restart the grace time counts from the restart, not from before it.
       members_(static_cast<int>(players.size()), services.time.now() + std::chrono::seconds(meta_.grace_seconds)),
-      rounds_stored_(match_.game().rounds().size()),
+      rounds_stored_(match_.game().rounds_played()),
       claim_timer_(strand_),
       clock_(strand_, services.time, meta_.clock, static_cast<int>(players.size())) {
   seats_ = std::move(players);
@@ -465,7 +465,7 @@ void Room::resend_or_refuse(const Caller& caller, const protocol::Move& move, in
       // The same move again (a client that lost the reply): the stored update, to it alone.
       actions.resize(applied + 1);
       const Match then = replay(meta, actions);
-      return caller.reply(protocol::write_update(caller.id, make_update(meta.id, actions.back(), then.state())));
+      return caller.reply(protocol::write_update(caller.id, make_update(meta.id, actions.back(), then)));
     }
     caller.fail(Code::stale_version,
                 "expected_version " + std::to_string(move.expected_version) + " is not the current version " +
@@ -519,7 +519,7 @@ void Room::do_sync(const Caller& caller, std::int64_t since) {
     std::vector<protocol::Update> updates;
     replay(meta, storage.load_actions(meta.id), [&](const Match& match, const StoredAction& action) {
       if (action.version > since && action.version <= until)
-        updates.push_back(make_update(meta.id, action, match.state()));
+        updates.push_back(make_update(meta.id, action, match));
     });
     caller.reply(protocol::write_updates(caller.id, meta.id, updates));
   });
@@ -531,24 +531,25 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   const SystemTime now = clock_.now();
   std::optional<GameClock> clock = clock_.next(match_, kind, seat, now);
   Json clock_view = clock ? clock->view(now) : Json();
-  // The update's text is written before the commit, from one view of the game (whose rounds
-  // also tell which round records are new), so the commit's completion only has to send it.
-  // Its parts then move into the stored action: the events are not copied.
+  // The update's text is written before the commit (the state straight as text, no tree), so
+  // the commit's completion only has to send it. Its parts then move into the stored action:
+  // the events are not copied.
   protocol::Update update{meta_.id, version_ + 1, seat, std::move(kind), std::move(tokens),
-                          Json(std::move(outcome.events)), match_.state()};
-  update.state["clock"] = clock_view;  // as make_update does for stored actions
+                          Json(std::move(outcome.events)), protocol::write_state(match_, clock_view)};
   auto text = std::make_shared<const std::string>(protocol::write_update({}, update));
-  const Json& rounds = update.state.at("rounds");
   UpdateEffects effects;
-  for (std::size_t i = rounds_stored_; i < rounds.size(); ++i)
-    effects.new_rounds.emplace_back(static_cast<int>(i + 1), rounds[i]);
-  const std::size_t rounds_after = rounds.size();
+  const std::size_t rounds_after = match_.game().rounds_played();
+  if (rounds_after > rounds_stored_) {  // a round ended: its record is stored beside the game
+    const Json rounds = match_.game().rounds();
+    for (std::size_t i = rounds_stored_; i < rounds_after; ++i)
+      effects.new_rounds.emplace_back(static_cast<int>(i + 1), rounds[i]);
+  }
   auto action = std::make_shared<const StoredAction>(StoredAction{update.version, std::move(update.action), seat,
                                                                   std::move(update.tokens), std::move(update.events),
                                                                   now_utc(), std::move(clock_view)});
   if (match_.over()) {
     effects.finished_at = action->at;
-    effects.result = std::move(update.state.at("result"));
+    effects.result = match_.result();
   }
   // The mover's copy, with its request id, is also written before the commit.
   SharedText mover_text = caller ? std::make_shared<const std::string>(protocol::with_id(*text, caller->id)) : nullptr;

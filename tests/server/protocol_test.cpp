@@ -270,7 +270,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
   EXPECT_EQ(write_ok({}), R"({"type":"ok"})");
   EXPECT_EQ(write_error(std::string("a"), {Code::stale_version, "old", {{"version", 4}}}),
             R"({"type":"error","id":"a","code":"stale_version","message":"old","version":4})");
-  Update update{"r1", 5, 1, "move", "c2", Json::array(), Json::object()};
+  Update update{"r1", 5, 1, "move", "c2", Json::array(), "{}"};
   const std::string shared = write_update({}, update);
   EXPECT_EQ(shared.rfind(R"({"type":"update","room":"r1","version":5,"seat":1)", 0), 0u);
   EXPECT_EQ(with_id(shared, std::string("m\"7")), write_update(std::string("m\"7"), update));

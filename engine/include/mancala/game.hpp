@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mancala/json.hpp"
+#include "mancala/json_writer.hpp"
 
 #include "mancala/error.hpp"
 
@@ -107,9 +108,18 @@ class Game {
   virtual Phase phase() const = 0;
   virtual int round() const { return 1; }  // 1-based; 1 in games without rounds
   virtual std::vector<int> position() const = 0;  // the vector of notation.md
-  virtual Json board() const = 0;                 // readable, game-specific
-  virtual Json scores() const = 0;                // current standing (pots, stores, sets, totals)
-  virtual Json rounds() const { return Json::array(); }  // round records so far
+  // The views of the state, written as JSON text (one value each): the board in a readable,
+  // game-specific form; the current standing (pots, stores, sets, totals); the round records so
+  // far. The state view of every move is written from these, so they write text directly.
+  virtual void write_board(JsonWriter& out) const = 0;
+  virtual void write_scores(JsonWriter& out) const = 0;
+  virtual void write_rounds(JsonWriter& out) const { out.begin_array().end_array(); }
+  // How many records `write_rounds` writes (cheap: the server stores the new ones).
+  virtual std::size_t rounds_played() const { return 0; }
+  // The same views as trees (tools, tests, the history API): the text above, parsed.
+  Json board() const { return json_tree([this](JsonWriter& out) { write_board(out); }); }
+  Json scores() const { return json_tree([this](JsonWriter& out) { write_scores(out); }); }
+  Json rounds() const { return json_tree([this](JsonWriter& out) { write_rounds(out); }); }
   virtual Json result() const = 0;                // the rule book's result record, null until over
 
   // --- actions that are not tokens --------------------------------------------------------

@@ -78,7 +78,11 @@ class Match {
   Json result() const;
 
   // The full view of notation.md/protocol.md: position, board, to_move, phase, round,
-  // pending, legal, scores, rounds, result.
+  // pending, legal, scores, rounds, result. Written as text without a tree (every move's
+  // update carries it): `write_state_fields` writes the members only, so a caller may add its
+  // own after them (the server's clock). `state()` is that text parsed.
+  void write_state_fields(JsonWriter& out) const;
+  void write_state(JsonWriter& out) const;
   Json state() const;
   // The game record of notation.md: game, options, draws, turns.
   Json record() const;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mancala/match.hpp"
 #include "mancala/protocol/client_messages.hpp"
 
 namespace mancala::protocol {
@@ -60,8 +61,13 @@ struct Update {
   std::string action;
   std::string tokens;
   Json events = Json::array();
-  Json state;
+  std::string state = "null";  // the state view as JSON text, its clock included (`write_state`)
 };
+
+// The state view of protocol.md as JSON text: the match's view (Match::write_state_fields) and
+// last the clock's (null when the game has no clock). Written without a JSON tree: every
+// update carries one.
+std::string write_state(const Match& match, const Json& clock);
 
 std::string write_ok(const RequestId& id);
 std::string write_error(const RequestId& id, const Error& error);
@@ -82,7 +88,6 @@ std::string write_rematch(std::string_view room, const std::vector<int>& seats);
 std::string write_presence(std::string_view room, int seat, bool connected,
                            std::string_view grace_until);
 
-Json to_json(const Update& update);
 Json to_json(const RoomSummary& summary);
 Json to_json(const RoomView& room);
 
