@@ -345,18 +345,29 @@ std::vector<int> Duovallis::position() const {
   return out;
 }
 
+// The stones of each colour by hole; where the holes lie is the layout's.
 void Duovallis::write_board(JsonWriter& out) const {
-  out.begin_object().key("holes").begin_array();
+  out.begin_object()
+      .key("white")
+      .array(s_.stones[0])
+      .key("black")
+      .array(s_.stones[1])
+      .key("carry")
+      .array(s_.carry)
+      .key("exchanges")
+      .array(s_.exchanges)
+      .end_object();
+}
+
+void Duovallis::write_layout(JsonWriter& out) const {
+  out.begin_object().field("rows", kHoles / 6).field("columns", 6).key("holes").begin_array();
   for (int hole = 0; hole < kHoles; ++hole) {
     const Seat who = owner(hole);
     out.begin_object().field("hole", hole).field("row", hole / 6).field("col", hole % 6).key("owner");
     who == kNoSeat ? out.value("neutral") : out.value(who);
-    out.field("kind", kind_name(hole))
-        .field("white", s_.stones[0][hole])
-        .field("black", s_.stones[1][hole])
-        .end_object();
+    out.field("kind", kind_name(hole)).end_object();
   }
-  out.end_array().key("carry").array(s_.carry).key("exchanges").array(s_.exchanges).end_object();
+  out.end_array().key("circuits").begin_array().array(kCircuit[0]).array(kCircuit[1]).end_array().end_object();
 }
 
 void Duovallis::write_scores(JsonWriter& out) const {

@@ -56,6 +56,7 @@ class Duovallis final : public Game {
   std::vector<int> position() const override;
   void write_board(JsonWriter& out) const override;
   void write_scores(JsonWriter& out) const override;
+  void write_layout(JsonWriter& out) const override;
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;

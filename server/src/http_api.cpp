@@ -130,15 +130,25 @@ StoredGame visible_game(const std::string& id, const std::string& viewer, Storag
   return std::move(*game);
 }
 
-Json game_types_json() {
-  Json types = Json::array();
-  for (const auto& type : game_types())
-    types.push_back({{"id", type.id},
-                     {"name", type.name},
-                     {"min_players", type.min_players},
-                     {"max_players", type.max_players},
-                     {"options", describe_options(type.options)}});
-  return Json{{"games", std::move(types)}};
+// Each game's type, with its board's fixed layout when it has one (Duovallis), so that the
+// updates need not repeat it. The same for the whole run: written once.
+const Json& game_types_json() {
+  static const Json body = [] {
+    Json types = Json::array();
+    for (const auto& type : game_types()) {
+      Json entry = {{"id", type.id},
+                    {"name", type.name},
+                    {"min_players", type.min_players},
+                    {"max_players", type.max_players},
+                    {"options", describe_options(type.options)}};
+      const auto game = type.create(GameSetup{resolve_options(type.options, Json::object()), 0});
+      Json layout = json_tree([&](JsonWriter& out) { game->write_layout(out); });
+      if (!layout.is_null()) entry["layout"] = std::move(layout);
+      types.push_back(std::move(entry));
+    }
+    return Json{{"games", std::move(types)}};
+  }();
+  return body;
 }
 
 StringResponse route(const HttpRequest& request, const HttpContext& context) {

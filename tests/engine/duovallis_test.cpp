@@ -309,20 +309,44 @@ TEST(Duovallis, BoardAndScoresAreReadable) {
   Duovallis g = opening();
   play(g, "1");
   const Json board = g.board();
-  ASSERT_EQ(board["holes"].size(), 24u);
-  EXPECT_EQ(board["holes"][1], (Json{{"hole", 1}, {"row", 0}, {"col", 1}, {"owner", 0},
-                                     {"kind", "back"}, {"white", 2}, {"black", 0}}));
-  EXPECT_EQ(board["holes"][6]["owner"], "neutral");
-  EXPECT_EQ(board["holes"][6]["kind"], "neutral");
-  EXPECT_EQ(board["holes"][8]["owner"], 1);
-  EXPECT_EQ(board["holes"][8]["kind"], "front");
-  EXPECT_EQ(board["holes"][13]["kind"], "front");
-  EXPECT_EQ(board["holes"][23]["kind"], "back");
+  ASSERT_EQ(board["white"].size(), 24u);
+  ASSERT_EQ(board["black"].size(), 24u);
+  EXPECT_EQ(board["white"][1], 2);
+  EXPECT_EQ(board["black"][1], 0);
   EXPECT_EQ(board["carry"], Json::array({1, 0}));
   EXPECT_EQ(board["exchanges"], Json::array({1, 0}));
+  EXPECT_FALSE(board.contains("holes")) << "the fixed layout is served once, not with every board";
   EXPECT_EQ(g.scores(), (Json{{"stones_on_board", {{"white", 41}, {"black", 36}}},
                               {"carry", {1, 0}},
                               {"exchanges", {1, 0}}}));
+}
+
+// The layout of §4.2 as /api/game-types serves it: where each hole lies, whose it is, and the
+// circuits the client animates sowing along.
+TEST(Duovallis, LayoutIsServedOnceWithTheGameType) {
+  const Duovallis g = opening();
+  const Json layout = json_tree([&](JsonWriter& out) { g.write_layout(out); });
+  EXPECT_EQ(layout["rows"], 4);
+  EXPECT_EQ(layout["columns"], 6);
+  ASSERT_EQ(layout["holes"].size(), 24u);
+  EXPECT_EQ(layout["holes"][1], (Json{{"hole", 1}, {"row", 0}, {"col", 1}, {"owner", 0}, {"kind", "back"}}));
+  EXPECT_EQ(layout["holes"][6]["owner"], "neutral");
+  EXPECT_EQ(layout["holes"][6]["kind"], "neutral");
+  EXPECT_EQ(layout["holes"][8]["owner"], 1);
+  EXPECT_EQ(layout["holes"][8]["kind"], "front");
+  EXPECT_EQ(layout["holes"][13]["kind"], "front");
+  EXPECT_EQ(layout["holes"][23]["kind"], "back");
+  ASSERT_EQ(layout["circuits"].size(), 2u);
+  for (Seat p = 0; p < 2; ++p) {
+    const Json& circuit = layout["circuits"][static_cast<std::size_t>(p)];
+    ASSERT_EQ(circuit.size(), 14u);
+    for (std::size_t i = 0; i < circuit.size(); ++i)
+      EXPECT_EQ(duovallis_next(p, circuit[i].get<int>()), circuit[(i + 1) % circuit.size()].get<int>());
+  }
+  const Json none = json_tree([](JsonWriter& out) {
+    Match::create("cups", Json::object(), 1).game().write_layout(out);
+  });
+  EXPECT_TRUE(none.is_null()) << "games whose board says it all have no layout";
 }
 
 TEST(Duovallis, TokensAreHoleNumbers) {

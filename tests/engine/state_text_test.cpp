@@ -5,6 +5,8 @@
 // -DMANCALA_STATE_TEXT_REFERENCE; see the end of this file. Each covers many random games of one
 // game and option set (every option's choices and range ends, every seat count), their every
 // step's state text and events (round records are written by the same code) and their record.
+// One deliberate change since: Duovallis's board leaves its fixed layout to /api/game-types, and
+// is compared after the layout is put back (`with_old_duovallis_board`).
 //
 // Regenerate only when a view is meant to change, and say so in the commit:
 //   MANCALA_PRINT_STATE_HASHES=1 build-core/tests/state_text_test
@@ -93,6 +95,26 @@ std::vector<Json> option_sets(const GameType& type) {
   return valid;
 }
 
+#ifndef MANCALA_STATE_TEXT_REFERENCE
+// Duovallis's board no longer repeats the fixed layout (it is served once, with the game's
+// type); put the layout's fields back in front of each hole's stones, as the old board had them,
+// so the rest is still compared byte for byte with the old text.
+std::string with_old_duovallis_board(const Match& match, const std::string& text) {
+  Json state = Json::parse(text);
+  const Json layout = json_tree([&](JsonWriter& out) { match.game().write_layout(out); });
+  const Json board = state.at("board");
+  Json holes = Json::array();
+  for (std::size_t i = 0; i < layout.at("holes").size(); ++i) {
+    Json hole = layout["holes"][i];
+    hole["white"] = board.at("white").at(i);
+    hole["black"] = board.at("black").at(i);
+    holes.push_back(std::move(hole));
+  }
+  state["board"] = Json{{"holes", holes}, {"carry", board.at("carry")}, {"exchanges", board.at("exchanges")}};
+  return state.dump();
+}
+#endif
+
 // The state's text as the engine writes it now (or, for the reference, as the tree dumped).
 std::string state_text(const Match& match) {
 #ifdef MANCALA_STATE_TEXT_REFERENCE
@@ -104,6 +126,7 @@ std::string state_text(const Match& match) {
   // The tree views are the same text parsed; and the round count the server reads is theirs.
   EXPECT_EQ(match.state().dump(), text);
   EXPECT_EQ(match.game().rounds_played(), match.game().rounds().size());
+  if (match.type().id == "duovallis") return with_old_duovallis_board(match, text);
   return text;
 #endif
 }

@@ -114,6 +114,10 @@ class Game {
   virtual void write_board(JsonWriter& out) const = 0;
   virtual void write_scores(JsonWriter& out) const = 0;
   virtual void write_rounds(JsonWriter& out) const { out.begin_array().end_array(); }
+  // The board's fixed geometry, the same in every state of the game (Duovallis: each hole's row,
+  // column, owner and kind, and the sowing circuits), so that views need not repeat it; null for
+  // games whose board says it all. Served once with the game's type (/api/game-types).
+  virtual void write_layout(JsonWriter& out) const { out.null(); }
   // How many records `write_rounds` writes (cheap: the server stores the new ones).
   virtual std::size_t rounds_played() const { return 0; }
   // The same views as trees (tools, tests, the history API): the text above, parsed.

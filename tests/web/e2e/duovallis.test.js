@@ -1,8 +1,10 @@
 // Duovallis: a move animated from its events (DUO-1: three laps, a capture and an exchange),
-// then a reload in the middle of the game that keeps the player's seat.
+// then a reload in the middle of the game that keeps the player's seat. The board's layout comes
+// once from /api/game-types, not with every update.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, screenshot } from '../lib/harness.js';
+import { DUOVALLIS_LAYOUT } from '../fixtures/states.js';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -14,6 +16,14 @@ test('a Duovallis move, and a reload that keeps the seat', async () => {
   const roomId = await createRoom(white, 'duovallis', { isPrivate: true });
   await black.goto(await white.getByTestId('invite-link').inputValue());
   await settled([white, black], 0);
+
+  // Where the holes lie and whose they are comes from the layout the server serves once.
+  const types = await (await fetch(`${server.url}/api/game-types`)).json();
+  assert.deepEqual(types.games.find((game) => game.id === 'duovallis').layout, DUOVALLIS_LAYOUT,
+    'the board fixtures draw the layout the server serves');
+  assert.match(await white.getByTestId('place-d6').getAttribute('class'), /tone-neutral/);
+  assert.match(await white.getByTestId('place-d13').getAttribute('class'), /tone-0/);
+  assert.match(await white.getByTestId('place-d7').getAttribute('class'), /tone-1/);
 
   await white.getByTestId('place-d1').click();
   // The sowing is played back step by step: the hand marker travels while it runs.

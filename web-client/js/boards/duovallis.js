@@ -1,31 +1,25 @@
-// Duovallis: 4 rows x 6 holes, index 6·row + col from the south-west corner. White owns rows 0
-// and 2, Black rows 1 and 3; holes 6, 11, 12 and 17 are neutral. Each hole shows its white and
-// black stones separately.
+// Duovallis: 4 rows x 6 holes, index 6·row + col from the south-west corner. Where each hole
+// lies, whose it is and the two sowing circuits are the layout the server sends once with the
+// game's type (`/api/game-types`, `ctx.layout`); the updates carry only the stones. Each hole
+// shows its white and black stones separately.
 import { s } from '../dom.js';
 import { seatNames, besideLabel, shortName } from './names.js';
 
 const CELL = 92;
 const WIDTH = 6 * CELL + 40;
 const HEIGHT = 4 * CELL + 150;
-const NEUTRAL = new Set([6, 11, 12, 17]);
-const WHITE = new Set([0, 1, 2, 3, 4, 5, 13, 14, 15, 16]);
-export const CIRCUITS = [
-  [0, 1, 2, 3, 4, 5, 11, 17, 16, 15, 14, 13, 12, 6],
-  [23, 22, 21, 20, 19, 18, 12, 6, 7, 8, 9, 10, 11, 17],
-];
 const colour = (seat) => (seat === 0 ? 'w' : 'b');
 
 export const duovallisBoard = {
   size: () => [WIDTH, HEIGHT],
   rotation: (ctx) => (ctx.viewerSeat === 1 ? 180 : 0),
 
-  places() {
+  places(ctx) {
     const places = [];
-    for (let h = 0; h < 24; h++) {
-      const row = Math.floor(h / 6), col = h % 6;
+    for (const { hole: h, row, col, owner } of ctx.layout.holes) {
       const x = 20 + col * CELL + CELL / 2;
       const y = 75 + (3 - row) * CELL + CELL / 2;
-      const tone = NEUTRAL.has(h) ? 'neutral' : WHITE.has(h) ? 0 : 1;
+      const tone = owner;  // 0, 1 or 'neutral'
       // The hole's number goes in the corner of its cell: the hole itself is full of stones.
       places.push({ id: `d${h}`, x, y, shape: 'circle', r: CELL / 2 - 8, tone, name: `hole ${h}`,
         nx: x - CELL / 2 + 11, ny: y - CELL / 2 + 10, lx: x, ly: y, hideCount: true });
@@ -105,7 +99,7 @@ export const duovallisBoard = {
     for (const event of events) {
       if (event.event !== 'turn') continue;
       const p = event.player;
-      const circuit = CIRCUITS[p];
+      const circuit = ctx.layout.circuits[p];
       const own = colour(p), foreign = colour(1 - p);
       for (const lap of event.laps ?? []) {
         const items = [...Array(lap.foreign ?? 0).fill(foreign), ...Array(lap.own ?? 0).fill(own)];
