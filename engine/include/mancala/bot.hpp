@@ -2,7 +2,8 @@
 // Computer players for every game, through the `Game` interface only: no game is named here.
 //
 // Levels: 1 plays uniformly random legal decisions; 2 is a greedy / shallow player; 3-5 are
-// Monte-Carlo tree searches with growing budgets. A `Bot` is deterministic for a given seed and
+// Monte-Carlo tree searches with growing budgets, level 5 with implicit minimax backups of the
+// material (src/search.hpp). A `Bot` is deterministic for a given seed and
 // playout budget (tests, `mancala arena`); in play a wall-clock cap bounds each choice.
 // A bot keeps its search tree between choices and reuses the part that is still reachable.
 #include <chrono>
