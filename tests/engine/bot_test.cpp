@@ -1,7 +1,8 @@
 // The computer players (bot.hpp) and the per-seat views they rely on (Game::outcome, material):
 // every level plays legal full turns in every game, seeded choices repeat, the tree survives a
-// whole game, level 2 beats level 1, a search takes an immediate win, and the outcome agrees
-// with result() over random games of every game and option set.
+// whole game, level 2 beats level 1, a search takes an immediate win, the outcome agrees with
+// result() over random games of every game and option set; and the search's implicit minimax
+// backups (max-n over the children) and solver (exact values of small Cups endgames).
 #include <optional>
 #include <set>
 
