@@ -38,7 +38,12 @@ bool same_cheap_view(const View& a, const View& b) {
          a.phase == b.phase && a.mid_turn == b.mid_turn;
 }
 
-std::string full_view(const Game& game) { return game.board().dump() + game.scores().dump(); }
+std::string full_view(const Game& game) {
+  return json_text([&game](JsonWriter& out) {
+    game.write_board(out);
+    game.write_scores(out);
+  });
+}
 
 }  // namespace
 
