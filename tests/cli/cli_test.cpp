@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,7 +22,8 @@ struct CliRun {
 
 // Runs `mancala <args>` with `input` on standard input.
 CliRun run(const std::string& args, const std::string& input = "") {
-  const std::string in_path = ::testing::TempDir() + "mancala_cli_input.txt";
+  // One file per test process: CTest runs the tests of this file side by side.
+  const std::string in_path = ::testing::TempDir() + "mancala_cli_input_" + std::to_string(getpid()) + ".txt";
   std::ofstream(in_path) << input;
   const std::string command = std::string(MANCALA_CLI) + " " + args + " < " + in_path + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
@@ -28,6 +31,7 @@ CliRun run(const std::string& args, const std::string& input = "") {
   char buffer[4096];
   while (fgets(buffer, sizeof buffer, pipe)) result.raw += buffer;
   const int status = pclose(pipe);
+  std::remove(in_path.c_str());
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::istringstream lines(result.raw);
   for (std::string line; std::getline(lines, line);)
