@@ -23,10 +23,8 @@ Json clock_json(const ClockChoice& clock) {
   return {{"initial_s", clock.initial_s}, {"increment_s", clock.increment_s}};
 }
 
-}  // namespace
-
 // Every message type needs a line here: a new one fails to compile until it has one.
-Json to_json(const ClientMessage& message) {
+Json client_json(const ClientMessage& message) {
   Json out = {{"type", type_name(message)}};
   std::visit(Overloaded{
                  [&](const Hello& m) {
@@ -79,8 +77,10 @@ Json to_json(const ClientMessage& message) {
   return out;
 }
 
+}  // namespace
+
 std::string write_client_message(const RequestId& id, const ClientMessage& message) {
-  Json out = to_json(message);
+  Json out = client_json(message);
   if (const auto* text = std::get_if<std::string>(&id)) out["id"] = *text;
   if (const auto* number = std::get_if<std::int64_t>(&id)) out["id"] = *number;
   return out.dump();

@@ -134,7 +134,6 @@ std::string_view type_name(const ClientMessage& message);
 
 // The message as a client writes it, with `id` when it has one: parsing the text gives the same
 // message back. (The cluster forwards a room's messages to the process that owns it this way.)
-Json to_json(const ClientMessage& message);
 std::string write_client_message(const RequestId& id, const ClientMessage& message);
 
 }  // namespace mancala::protocol
