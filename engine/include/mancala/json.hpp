@@ -7,8 +7,8 @@
 // copies every value already in it, and a value is itself a JSON tree: building a ten-key state
 // view copied its board and arrays several times over, and freeing the copies cost as much
 // again. Reserving room for four keys when the first arrives removes most of that: a larger
-// object grows once or twice, and views known to be large reserve their size up front
-// (`object_with_room`). Room for eight made moves about 10 % cheaper still, but a finished
+// object grows once or twice (the largest view, a move's state, is written as text without a
+// tree: json_writer.hpp). Room for eight made moves about 10 % cheaper still, but a finished
 // four-round Coin Duel match then held 450 KB instead of 280 KB (200 KB before any reserving),
 // and a server keeps every open game's record in memory.
 #include <cstddef>
@@ -55,13 +55,6 @@ struct ReservingOrderedMap : nlohmann::ordered_map<Key, T, IgnoredLess, Allocato
 };
 
 using Json = nlohmann::basic_json<ReservingOrderedMap>;
-
-// An empty object with room for `keys` keys, for objects known to be larger than usual.
-inline Json object_with_room(std::size_t keys) {
-  Json object = Json::object();
-  object.get_ref<Json::object_t&>().reserve(keys);
-  return object;
-}
 
 // The same text as `value.dump()`, written several times faster: nlohmann's serializer decodes
 // every character of every string as UTF-8 and sets itself up anew on each call, which made
