@@ -58,6 +58,11 @@ describe('playing the computer', { concurrency: true }, () => {
       // Every other seat is the computer's, so the game starts at once.
       await ada.waitForSelector('[data-testid=room][data-status=playing]');
       const me = await checkComputerSeats(ada, 2, level);
+      // The board's captions name the computer's pot, store or tray in full ("Computer's pot"),
+      // not as a cut "Computer, lev…" (its level is in the seat list).
+      const captions = await ada.$$eval('[data-testid=board] [data-caption-for]', (nodes) => nodes.map((node) => node.lastChild.textContent));
+      assert.ok(captions.some((caption) => /^(\W )?Computer('s|$)/.test(caption)), captions.join(' | '));
+      assert.ok(!captions.some((caption) => caption.includes('Computer,')), captions.join(' | '));
       if (starter === 'computer') {
         // The computer moves first: Njaka by its first-player option, Duovallis (which has
         // none) by giving the person the second seat.

@@ -3,7 +3,7 @@
 // game's type (`/api/game-types`, `ctx.layout`); the updates carry only the stones. Each hole
 // shows its white and black stones separately.
 import { s } from '../dom.js';
-import { seatNames, besideLabel, shortName } from './names.js';
+import { seatNames, besideLabel, compactName } from './names.js';
 
 const CELL = 92;
 const WIDTH = 6 * CELL + 40;
@@ -39,8 +39,8 @@ export const duovallisBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 30 }),
-      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${shortName(names[0], 14)}'s carry tray`, 'carry0'),
-      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${shortName(names[1], 14)}'s carry tray`, 'carry1'),
+      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${compactName(names[0], 14)}'s carry tray`, 'carry0'),
+      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${compactName(names[1], 14)}'s carry tray`, 'carry1'),
     ];
   },
 

@@ -9,7 +9,7 @@ export function seatNames(ctx) {
 
 // A name cut to `max` characters for a label with little room ("Émilie-Anne…"); the label's
 // <title> keeps it whole.
-export const shortName = (name, max) => (name.length > max ? `${name.slice(0, max - 1).replace(/[\s,.;:-]+$/, '')}…` : name);
+const shortName = (name, max) => (name.length > max ? `${name.slice(0, max - 1).replace(/[\s,.;:-]+$/, '')}…` : name);
 
 // A tray's owner written beside it at layout point `at`, running away from the tray (whose
 // middle is at layout x `trayX`), however the board is turned for the viewer. `place` is the
@@ -21,6 +21,9 @@ export function besideLabel(pt, at, trayX, text, shortened, place) {
     dataset: { captionFor: place } }, s('title', {}, text), shortened);
 }
 
-// A name for a narrow place (a store, a table header): computers are told apart by their seat,
-// which a cut would lose, so "Computer (Seat 2)" becomes "CPU (Seat 2)".
-export const compactName = (name, max) => shortName(name.replace(/^Computer \(/, 'CPU ('), max);
+// A name for a narrow place (a caption, a table header). A lone computer's level is in the seat
+// list, so its captions say just "Computer" rather than a cut "Computer, lev…"; computers of
+// one level are told apart by their seat, which a cut would lose, so "Computer (Seat 2)" becomes
+// "CPU (Seat 2)".
+export const compactName = (name, max) =>
+  shortName(name.replace(/^Computer, level \d+$/, 'Computer').replace(/^Computer \(/, 'CPU ('), max);

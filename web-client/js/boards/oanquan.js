@@ -3,7 +3,7 @@
 // Each player's store of captured counters sits behind his row.
 import { s } from '../dom.js';
 import { drawCounters, total } from './view.js';
-import { seatNames, besideLabel, shortName } from './names.js';
+import { seatNames, besideLabel, compactName } from './names.js';
 
 const CELL = 92;
 const WIDTH = 5 * CELL + 2 * 110 + 20;
@@ -45,8 +45,8 @@ export const oanquanBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 90 }),
-      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${shortName(names[0], 10)}'s store`, 'store0'),
-      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${shortName(names[1], 10)}'s store`, 'store1'),
+      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${compactName(names[0], 10)}'s store`, 'store0'),
+      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${compactName(names[1], 10)}'s store`, 'store1'),
     ];
   },
 

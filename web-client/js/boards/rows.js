@@ -2,7 +2,7 @@
 // at his right-hand end, and a reserve tray behind each row. Seen from South, South's cups run
 // 1..N left to right with his pot on the right; North's run N..1 with his pot on the left.
 import { s } from '../dom.js';
-import { shortName } from './names.js';
+import { compactName } from './names.js';
 
 export const CELL = 84;
 
@@ -69,8 +69,8 @@ export function rowsDecor(n, cupHeight, pt, seatNames) {
   s('title', {}, title), text);
   const potTop = height / 2 - cupHeight - 14;
   const reserves = [
-    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${shortName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`, 's0res'),
-    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${shortName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`, 's1res'),
+    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${compactName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`, 's0res'),
+    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${compactName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`, 's1res'),
   ];
   const body = s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
     height: Math.abs(y1 - y0), rx: 46 });
@@ -93,11 +93,11 @@ const potText = ([x, y], text, name, place, where = '') => s('text', { class: `t
 // lines sit a little inward and small: the board's rounded corner leaves little room there.
 function potCaption(a, b, name, place) {
   const [upper, lower] = a[1] < b[1] ? [a, b] : [b, a];
-  return [potText(upper, `${shortName(name, 8)}'s`, name, place, 'corner'), potText(lower, 'pot', name, place, 'corner')];
+  return [potText(upper, `${compactName(name, 8)}'s`, name, place, 'corner'), potText(lower, 'pot', name, place, 'corner')];
 }
 
 // "Ada's pot" on one line, for the sideways board.
-const potLine = (at, name, place) => potText(at, `${shortName(name, 16)}'s pot`, name, place);
+const potLine = (at, name, place) => potText(at, `${compactName(name, 16)}'s pot`, name, place);
 
 // Positions one lap visits: from origin i (0 = the reserve) in direction +1 (R) or -1 (L);
 // position n+1 is the sower's pot.
