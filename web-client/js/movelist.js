@@ -14,6 +14,11 @@ export function createMoveList({ onSelect, onLive }) {
   const rows = new Map();       // version -> li
   let viewing = null;
 
+  // Scrolled down, the top line is usually cut in half: it fades out instead, which reads as
+  // "more above" rather than as a broken line.
+  const markScrolled = () => items.classList.toggle('scrolled', items.scrollTop > 0);
+  items.addEventListener('scroll', markScrolled, { passive: true });
+
   // Arrow keys step through the list from the line that has the focus.
   items.addEventListener('keydown', (event) => {
     const step = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 }[event.key];
@@ -46,6 +51,7 @@ export function createMoveList({ onSelect, onLive }) {
     if (after !== undefined && rows.get(after).isConnected) items.insertBefore(row, rows.get(after));
     else items.append(row);
     if (viewing === null) items.scrollTop = items.scrollHeight;
+    markScrolled();
   }
 
   function setViewing(version, text = '') {
