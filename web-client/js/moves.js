@@ -80,13 +80,25 @@ function njakaTurn(event, name, names) {
 function duovallisTurn(event, name) {
   let text = `${name} played hole ${event.move?.pit}`;
   text += relays(event.laps?.length ?? 1);
-  const capture = event.capture;
-  if (capture) {
-    const gained = (capture.own_returned ?? 0) + (capture.exchanged ?? 0);
-    text += `, capturing ${plural(capture.foreign ?? 0, 'stone')} from hole ${capture.from}`;
-    text += gained ? ` (${plural(gained, 'stone')} gained)` : '';
-  }
+  if (event.capture) text += duovallisCapture(event.capture, event.player);
   return text;
+}
+
+// What a capture took, by colour: ", capturing hole 7: 4 black stones (3 traded for 1 new white
+// stone)". The mover's own stones come back; foreign ones go three for one, with any left over
+// from earlier captures in the carry tray.
+function duovallisCapture(capture, seat) {
+  const [mine, theirs] = seat === 0 ? ['white', 'black'] : ['black', 'white'];
+  const foreign = capture.foreign ?? 0;
+  const own = capture.own_returned ?? 0;
+  const exchanged = capture.exchanged ?? 0;
+  const taken = list([foreign ? plural(foreign, `${theirs} stone`) : '', own ? `${plural(own, `${mine} stone`)} back` : '']
+    .filter(Boolean));
+  const traded = 3 * exchanged;
+  const trade = exchanged
+    ? ` (${traded > foreign ? 'with the carry tray, ' : ''}${traded} traded for ${plural(exchanged, `new ${mine} stone`)})`
+    : '';
+  return `, capturing hole ${capture.from}: ${taken || 'nothing'}${trade}`;
 }
 
 function turnText(game, event, names) {

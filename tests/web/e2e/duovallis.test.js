@@ -34,6 +34,9 @@ test('a Duovallis move, and a reload that keeps the seat', async () => {
   assert.equal(await black.getByTestId('count-d7-b').count(), 0);
   assert.equal(await black.getByTestId('count-d5-w').count(), 0);
   assert.equal(await white.getByTestId('count-carry0').textContent(), '1');
+  // In words, by colour: four black stones taken, three of them traded for a new white one.
+  assert.match(await black.getByTestId('caption').textContent(),
+    /^Wil played hole 1, with \d+ relays?, capturing hole 7: 4 black stones \(3 traded for 1 new white stone\)\.$/);
   await screenshot(white, 'duovallis-board', '[data-testid=board]');
   await screenshot(black, 'duovallis-phone');
 
