@@ -39,7 +39,7 @@ async function claimPlex() {
 }
 async function play(n) {
   for (let k = 0; k < n; ++k) {
-    while (state.result === null && state.phase === "plex") await claimPlex();
+    while (state.phase === "plex") await claimPlex();
     if (state.result !== null) await newGame();
     const token = state.legal[Math.floor(Math.random() * state.legal.length)];
     const reply = await ask(state.to_move, { type: "move", id: "m", room, expected_version: version, tokens: token });
