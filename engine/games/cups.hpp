@@ -55,6 +55,7 @@ class Cups final : public Game {
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;
+  void expected_material(std::span<double> out) const override;
   void assign(const Game& other) override { *this = static_cast<const Cups&>(other); }
 
   void resign(Seat seat, Events* events) override;

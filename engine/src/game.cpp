@@ -35,6 +35,12 @@ void Game::resolve_claim(std::optional<Seat>, Events*) {
   throw EngineError(ErrorCode::no_claim_window, "no claim window is open");
 }
 
+void Game::expected_material(std::span<double> out) const {
+  std::array<int, kMaxSeats> material_now{};
+  material(std::span<int>(material_now.data(), out.size()));
+  for (std::size_t q = 0; q < out.size(); ++q) out[q] = material_now[q];
+}
+
 void two_seat_outcome(Seat winner, std::span<double> out) {
   for (Seat p = 0; p < 2; ++p)
     out[static_cast<std::size_t>(p)] = winner == kNoSeat ? 0.5 : p == winner ? 1.0 : 0.0;

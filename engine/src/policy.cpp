@@ -31,8 +31,8 @@ class BestDecision {
   std::uint32_t ties_ = 0;
 };
 
-double pairwise_share(int mine, int theirs, double sharpness) {
-  const double lead = sharpness * static_cast<double>(mine - theirs) / static_cast<double>(mine + theirs + 1);
+double pairwise_share(double mine, double theirs, double sharpness) {
+  const double lead = sharpness * (mine - theirs) / (mine + theirs + 1);
   return 0.5 + 0.5 * std::clamp(lead, -1.0, 1.0);
 }
 
@@ -44,8 +44,8 @@ void evaluate(const Game& game, SeatValues& out, double sharpness) {
     game.outcome(std::span<double>(out.data(), static_cast<std::size_t>(n)));
     return;
   }
-  std::array<int, kMaxSeats> material{};
-  game.material(std::span<int>(material.data(), static_cast<std::size_t>(n)));
+  std::array<double, kMaxSeats> material{};
+  game.expected_material(std::span<double>(material.data(), static_cast<std::size_t>(n)));
   for (int p = 0; p < n; ++p) {
     double sum = 0;
     for (int q = 0; q < n; ++q)

@@ -16,9 +16,9 @@ namespace mancala::bots {
 using Clock = std::chrono::steady_clock;
 using SeatValues = std::array<double, kMaxSeats>;
 
-// Each seat's value of `game` in [0, 1]: its outcome once the game is over, else its material
-// against every other seat (averaged pairwise, so 1/2 means level): 1/2 plus half the lead over
-// the pair's material, times `sharpness` and cut to [-1, 1].
+// Each seat's value of `game` in [0, 1]: its outcome once the game is over, else its expected
+// material (Game::expected_material) against every other seat's (averaged pairwise, so 1/2 means
+// level): 1/2 plus half the lead over the pair's material, times `sharpness` and cut to [-1, 1].
 void evaluate(const Game& game, SeatValues& out, double sharpness = 1);
 
 // Settles an open Plex! window as a race nobody can predict: a random seat still in the match
@@ -29,7 +29,7 @@ void resolve_plex_randomly(Game& game, Random& rng);
 // How a search plays on from a position it has not expanded.
 struct PlayoutStyle {
   double random_share = 0.5;   // the share of decisions made at random, the rest greedily
-  int max_decisions = 60;     // then the playout stops and the material decides
+  int max_decisions = 60;     // then the playout stops and the expected material decides
 };
 // Plain UCT: uniformly random decisions to the very end.
 inline constexpr PlayoutStyle kRandomPlayouts{1.0, 1'000'000};

@@ -1,7 +1,8 @@
-// The computer players (bot.hpp) and the per-seat views they rely on (Game::outcome, material):
-// every level plays legal full turns in every game, seeded choices repeat, the tree survives a
-// whole game, level 2 beats level 1, a search takes an immediate win, the outcome agrees with
-// result() over random games of every game and option set; and the search's implicit minimax
+// The computer players (bot.hpp) and the per-seat views they rely on (Game::outcome, material,
+// expected_material): every level plays legal full turns in every game, seeded choices repeat,
+// the tree survives a whole game, level 2 beats level 1, a search takes an immediate win, the
+// outcome agrees with result() over random games of every game and option set, Cups' expected
+// material foresees the winner better than its pots; and the search's implicit minimax
 // backups (max-n over the children) and solver (exact values of small Cups endgames).
 #include <optional>
 #include <set>
@@ -133,6 +134,52 @@ TEST(BotViews, OutcomeAgreesWithResultOverRandomGames) {
       m.game().material(material);
     }
     EXPECT_GE(winners.size(), 2u) << label(v) << ": the games should not all end alike";
+  }
+}
+
+// Cups counts only the pots, which fill late; its expected material must tell who will win
+// better than the pots do, over positions of games played as the search's playouts play (half
+// at random, half greedily), with seeds the weights were not fitted on.
+TEST(BotViews, CupsExpectedMaterialForeseesTheWinnerBetterThanThePots) {
+  for (const char* options : {"{}", R"({"cups_per_side":6})"}) {
+    SCOPED_TRACE(options);
+    double by_estimate = 0, by_pots = 0;
+    int positions = 0;
+    for (std::uint64_t seed = 1'000; seed < 1'400; ++seed) {
+      Match m = Match::create("cups", Json::parse(options), seed);
+      auto game = m.game().clone();
+      bots::Policy policy(*game);
+      Random rng(seed);
+      std::vector<std::array<double, 2>> estimates, pots;
+      DecisionList legal;
+      while (game->phase() == Phase::play) {
+        std::array<double, 2> estimate{};
+        std::array<int, 2> pot{};
+        game->expected_material(estimate);
+        game->material(pot);
+        estimates.push_back(estimate);
+        pots.push_back({static_cast<double>(pot[0]), static_cast<double>(pot[1])});
+        game->legal(legal);
+        game->apply(rng.below(2) == 0 ? legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))]
+                                      : policy.greedy(*game, legal, rng),
+                    nullptr);
+      }
+      std::array<double, 2> outcome{};
+      game->outcome(outcome);
+      if (outcome[0] == 0.5) continue;
+      const auto foresees = [&](const std::array<double, 2>& view) {
+        if (view[0] == view[1]) return 0.5;
+        return (view[0] > view[1]) == (outcome[0] == 1.0) ? 1.0 : 0.0;
+      };
+      for (std::size_t i = 0; i < estimates.size(); ++i) {
+        by_estimate += foresees(estimates[i]);
+        by_pots += foresees(pots[i]);
+        ++positions;
+      }
+    }
+    ASSERT_GT(positions, 5'000);
+    EXPECT_GT(by_estimate / positions, by_pots / positions + 0.02)
+        << "estimate " << by_estimate / positions << ", pots " << by_pots / positions;
   }
 }
 

@@ -149,9 +149,13 @@ class Game {
   // this one is ranked ahead of (a shared place counts half). Writes `players()` values.
   virtual void outcome(std::span<double> out) const = 0;
   // Each seat's material now, in the game's own units (pot, store, sets, stones; Coin Duel stage
-  // 3 adds the round scores so far): what a greedy player maximises and what a search scores a
-  // playout by when it stops before the end. Writes `players()` values.
+  // 3 adds the round scores so far): what a greedy player maximises. Writes `players()` values.
   virtual void material(std::span<int> out) const = 0;
+  // What each seat may expect to hold at the end, in `material`'s units: how a search values a
+  // position before the end (a playout cut short, the tree's heuristic). By default the material
+  // itself; a game whose material fills late (Cups counts only the pots) says better. Greedy play
+  // keeps to `material`: it weighs what a decision gains now. Writes `players()` values.
+  virtual void expected_material(std::span<double> out) const;
   // Becomes a copy of `other`, which must be the same game, reusing this object's storage: a
   // search's scratch copies allocate nothing once they have grown.
   virtual void assign(const Game& other) = 0;
