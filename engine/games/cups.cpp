@@ -189,7 +189,7 @@ void Cups::material(std::span<int> out) const {
 // Only the pots count, and they fill late, so a search that stops early needs more than the pot:
 // each seat's final pot, estimated from where the beans lie now. The weights are a least-squares
 // fit to the final pots of 8,000 games of 4 cups played as the search's playouts play (printed
-// by `scripts/fit_cups_worth.py`, which says how). Next to a bean in reserve (a third of a
+// by `scripts/fit_worth.py cups`, which says how). Next to a bean in reserve (a third of a
 // bean), a bean in an own cup near the pot is worth less (it waits for the exact count, blocks
 // the cup and ends up captured) unless the cup holds exactly its distance and can be played now.
 namespace {

@@ -60,6 +60,7 @@ class Duovallis final : public Game {
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;
+  void expected_material(std::span<double> out) const override;
   void assign(const Game& other) override { *this = static_cast<const Duovallis&>(other); }
 
   void resign(Seat seat, Events* events) override;
