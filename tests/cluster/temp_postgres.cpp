@@ -77,18 +77,24 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
     if (!nobody || ::chown(dir_.c_str(), nobody->pw_uid, nobody->pw_gid) != 0)
       throw std::runtime_error("running as root, but cannot hand " + dir_ + " to the user nobody");
   }
-  port_ = free_port();
   start_watchdog();  // from here on the folder (and later the server) goes away with us
   const std::string data = dir_ + "/data";
   const std::string init = run_as_owner(bin_ + "/initdb -D " + data + " -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
   if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
     throw std::runtime_error("initdb failed:\n" + read_file(dir_ + "/initdb.log"));
-  const std::string options = "-p " + std::to_string(port_) + " -k " + dir_ +
-                              " -c listen_addresses=127.0.0.1 -c max_connections=200";
-  const std::string start =
-      run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
-  if (std::system((start + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) != 0)
-    throw std::runtime_error("PostgreSQL did not start:\n" + read_file(dir_ + "/pg_ctl.log") + log());
+  // A port the kernel picked is free only until somebody else binds it: another test's client
+  // or server may take it before PostgreSQL does. Then PostgreSQL stops at once, and a new
+  // port is tried.
+  for (int attempt = 1;; ++attempt) {
+    port_ = free_port();
+    const std::string options = "-p " + std::to_string(port_) + " -k " + dir_ +
+                                " -c listen_addresses=127.0.0.1 -c max_connections=200";
+    const std::string start =
+        run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
+    if (std::system((start + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0) return;
+    if (attempt == 5 || log().find("Address already in use") == std::string::npos)
+      throw std::runtime_error("PostgreSQL did not start:\n" + read_file(dir_ + "/pg_ctl.log") + log());
+  }
 }
 
 TempPostgres::~TempPostgres() {
