@@ -11,16 +11,6 @@
 #include "mancala/match.hpp"
 #include "src/search.hpp"
 
-namespace {
-
-std::string list(const std::vector<double>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + mancala::Json(values[i]).dump();
-  return out + "]";
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace mancala;
   if (argc < 3) {
@@ -55,8 +45,7 @@ int main(int argc, char** argv) {
     std::vector<int> material(seats);
     game->outcome(outcome);
     game->material(material);
-    const std::string end = ",\"outcome\":" + list(outcome) + ",\"material\":" +
-                            list(std::vector<double>(material.begin(), material.end())) + "}";
+    const std::string end = ",\"outcome\":" + Json(outcome).dump() + ",\"material\":" + Json(material).dump() + "}";
     for (const std::string& position : positions) std::printf("%s%s\n", position.c_str(), end.c_str());
   }
 }

@@ -202,6 +202,11 @@ int colour_total(const Board& board, Seat colour) {
   return total;
 }
 
+// A seat's material (Game::material): stones of its colour, and the carry.
+int material_of(const DuovallisState& s, Seat p) {
+  return 3 * colour_total(s.stones, p) + s.carry[static_cast<std::size_t>(p)];
+}
+
 }  // namespace
 
 HoleRole duovallis_role(int hole) { return kRole[hole]; }
@@ -406,8 +411,7 @@ void Duovallis::outcome(std::span<double> out) const {
 
 // Stones of one's colour on the board, and the carry that the next exchange turns into more.
 void Duovallis::material(std::span<int> out) const {
-  for (Seat p = 0; p < 2; ++p)
-    out[static_cast<std::size_t>(p)] = 3 * colour_total(s_.stones, p) + s_.carry[static_cast<std::size_t>(p)];
+  for (Seat p = 0; p < 2; ++p) out[static_cast<std::size_t>(p)] = material_of(s_, p);
 }
 
 // The material, plus what the material does not see: a player without a playable hole loses, so
@@ -421,7 +425,7 @@ constexpr double kToMove = 3.68, kNeutralStone = 0.95, kPlayableBack = 3.14, kPl
 
 void Duovallis::expected_material(std::span<double> out) const {
   for (Seat p = 0; p < 2; ++p) {
-    double worth = 3 * colour_total(s_.stones, p) + s_.carry[static_cast<std::size_t>(p)];
+    double worth = material_of(s_, p);
     for (int hole = 0; hole < kHoles; ++hole) {
       if (owner(hole) == kNoSeat) worth += kNeutralStone * s_.stones[p][hole];
       else if (playable(s_, p, hole)) worth += is_back_row(hole) ? kPlayableBack : kPlayableFront;
