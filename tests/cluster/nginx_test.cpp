@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -17,10 +18,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include "loopback_port.hpp"
 #include "table.hpp"
 #include "temp_path.hpp"
 #include "temp_postgres.hpp"
@@ -58,20 +61,6 @@ std::string render_cluster_config(unsigned short listen, const std::vector<unsig
   return config;
 }
 
-// A loopback port nobody listens on right now (nginx cannot be told to pick one itself).
-unsigned short free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof address;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0)
-    throw std::runtime_error("cannot find a free loopback port");
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
 bool accepts_connections(unsigned short port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
@@ -85,28 +74,28 @@ bool accepts_connections(unsigned short port) {
 
 // Debian's nginx (the `nginx` package, which ./test.sh installs; $MANCALA_NGINX overrides) as
 // a foreground process whose pid file, logs and temporary files are all in its own folder, so
-// it needs no root and touches nothing of a system nginx. `site` goes inside its http block, as
-// the image's nginx.conf includes conf.d/default.conf.
+// it needs no root and touches nothing of a system nginx. The site goes inside its http block,
+// as the image's nginx.conf includes conf.d/default.conf.
 class TempNginx {
  public:
-  explicit TempNginx(unsigned short port, const std::string& site) : dir_(make_temp_dir("mancala-nginx")), port_(port) {
+  // `site_on(port)`: the site, listening on that loopback port. The port is picked here, as
+  // nginx cannot pick one itself; one taken before nginx binds it is replaced by a new one.
+  explicit TempNginx(const std::function<std::string(unsigned short port)>& site_on)
+      : dir_(make_temp_dir("mancala-nginx")) {
     const char* chosen = std::getenv("MANCALA_NGINX");
-    const std::string binary = chosen ? chosen : "/usr/sbin/nginx";
-    if (access(binary.c_str(), X_OK) != 0)
-      throw std::runtime_error(binary + " not found: install Debian's nginx package (./test.sh does) or set MANCALA_NGINX");
+    binary_ = chosen ? chosen : "/usr/sbin/nginx";
+    if (access(binary_.c_str(), X_OK) != 0)
+      throw std::runtime_error(binary_ + " not found: install Debian's nginx package (./test.sh does) or set MANCALA_NGINX");
     chmod(dir_.c_str(), 0755);  // as root, the workers run as nobody and must reach the temp folders
-    std::ofstream(dir_ + "/site.conf") << site;
     std::ofstream(dir_ + "/nginx.conf") << main_config();
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a test killed on its timeout leaves no nginx behind
-      const std::string log = dir_ + "/error.log", config = dir_ + "/nginx.conf";
-      execl(binary.c_str(), binary.c_str(), "-p", dir_.c_str(), "-c", config.c_str(), "-e", log.c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
+    for (int attempt = 1;; ++attempt) {
+      port_ = free_loopback_port();
+      std::ofstream(dir_ + "/site.conf") << site_on(port_);
+      start();
+      if (listening()) return;
+      if (attempt == kPortAttempts || log().find("Address already in use") == std::string::npos)
+        throw std::runtime_error("nginx stopped at start (attempt " + std::to_string(attempt) + "); its log:\n" + log());
     }
-    wait_until_listening();
   }
   ~TempNginx() {
     stop();
@@ -127,13 +116,33 @@ class TempNginx {
       config += std::string("  ") + kind + "_temp_path " + dir_ + "/" + kind + ";\n";
     return config + "  include " + dir_ + "/site.conf;\n}\n";
   }
-  void wait_until_listening() {
+  void start() {
+    std::filesystem::remove(dir_ + "/nginx.pid");
+    std::ofstream(dir_ + "/error.log", std::ios::trunc).flush();  // a retry reads its own log only
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a test killed on its timeout leaves no nginx behind
+      const std::string log = dir_ + "/error.log", config = dir_ + "/nginx.conf";
+      // Errors at start (a port already in use) go to stderr, not to -e: into the log with them.
+      const int fd = open(log.c_str(), O_WRONLY | O_APPEND);
+      if (fd >= 0 && dup2(fd, STDERR_FILENO) >= 0 && fd != STDERR_FILENO) close(fd);
+      execl(binary_.c_str(), binary_.c_str(), "-p", dir_.c_str(), "-c", config.c_str(), "-e", log.c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  // True once nginx accepts connections; false when it stopped first (its log says why). nginx
+  // writes its pid file only after it has bound its port: before that, whoever else holds the
+  // port may be the one answering.
+  bool listening() {
     const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!accepts_connections(port_)) {
+    for (;;) {
       if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
         pid_ = -1;
-        throw std::runtime_error("nginx stopped at start; its log:\n" + log());
+        return false;
       }
+      if (std::filesystem::exists(dir_ + "/nginx.pid") && accepts_connections(port_)) return true;
       if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("nginx did not listen within 10 s:\n" + log());
       std::this_thread::sleep_for(20ms);
     }
@@ -146,7 +155,8 @@ class TempNginx {
   }
 
   std::string dir_;
-  unsigned short port_;
+  std::string binary_;
+  unsigned short port_ = 0;
   pid_t pid_ = -1;
 };
 
@@ -242,8 +252,7 @@ TEST(ClusterNginx, PlayersShareTheProcessesAndCarryOnWhenTheOwnerIsKilled) {
     processes.push_back(std::make_unique<ServerProcess>(db, kShortLease));
     ports.push_back(processes.back()->port());
   }
-  const unsigned short port = free_port();
-  TempNginx nginx(port, render_cluster_config(port, ports));
+  TempNginx nginx([&](unsigned short listen) { return render_cluster_config(listen, ports); });
 
   std::vector<std::size_t> seat_process;
   Table table = open_table_through(nginx.port(), processes, seat_process);
@@ -286,8 +295,10 @@ TEST(ClusterNginx, TheOriginCheckSeesTheAddressTheBrowserUsed) {
   ServerProcess first(":memory:");
   ServerProcess second(":memory:");
   ServerProcess third(":memory:");
-  const unsigned short port = free_port();
-  TempNginx nginx(port, render_cluster_config(port, {first.port(), second.port(), third.port()}));
+  TempNginx nginx([&](unsigned short listen) {
+    return render_cluster_config(listen, {first.port(), second.port(), third.port()});
+  });
+  const unsigned short port = nginx.port();
   const std::string own = "http://127.0.0.1:" + std::to_string(port);
   Client page(port, Client::Options{own, "127.0.0.1:" + std::to_string(port)});
   EXPECT_EQ(page.hello("Browser")["type"], "welcome");

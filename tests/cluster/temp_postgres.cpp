@@ -2,10 +2,8 @@
 
 #include "../server/temp_path.hpp"
 
-#include <netinet/in.h>
 #include <pwd.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "loopback_port.hpp"
 #include "pg_connection.hpp"
 
 namespace mancala::testing {
@@ -44,22 +43,6 @@ std::string find_bin() {
   return best;
 }
 
-// A port nobody listens on right now (the kernel's pick for port 0).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
-    ::close(fd);
-    throw std::runtime_error("cannot find a free port for PostgreSQL");
-  }
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
 std::string read_file(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -82,17 +65,15 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
   const std::string init = run_as_owner(bin_ + "/initdb -D " + data + " -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
   if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
     throw std::runtime_error("initdb failed:\n" + read_file(dir_ + "/initdb.log"));
-  // A port the kernel picked is free only until somebody else binds it: another test's client
-  // or server may take it before PostgreSQL does. Then PostgreSQL stops at once, and a new
-  // port is tried.
+  // A port taken before PostgreSQL binds it stops PostgreSQL at once; then a new one is tried.
   for (int attempt = 1;; ++attempt) {
-    port_ = free_port();
+    port_ = free_loopback_port();
     const std::string options = "-p " + std::to_string(port_) + " -k " + dir_ +
                                 " -c listen_addresses=127.0.0.1 -c max_connections=200";
     const std::string start =
         run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
     if (std::system((start + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0) return;
-    if (attempt == 5 || log().find("Address already in use") == std::string::npos)
+    if (attempt == kPortAttempts || log().find("Address already in use") == std::string::npos)
       throw std::runtime_error("PostgreSQL did not start:\n" + read_file(dir_ + "/pg_ctl.log") + log());
   }
 }
