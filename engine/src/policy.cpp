@@ -84,13 +84,6 @@ double Policy::standing(const Game& game, Seat seat) {
   return material_[static_cast<std::size_t>(seat)] - static_cast<double>(others) / (n - 1);
 }
 
-double Policy::gain(const Game& game, Decision decision) {
-  const Seat mover = game.to_move();
-  scratch_->assign(game);
-  scratch_->apply(decision, nullptr);
-  return standing(*scratch_, mover) - standing(game, mover);
-}
-
 bool Policy::wins_at_once(const Game& game, Decision decision) {
   const Seat mover = game.to_move();
   scratch_->assign(game);

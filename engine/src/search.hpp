@@ -40,9 +40,6 @@ class Policy {
  public:
   explicit Policy(const Game& shape);
 
-  // What `decision` gains the player to move at once: material won against the other seats,
-  // and a win or loss that ends the game outweighing any material.
-  double gain(const Game& game, Decision decision);
   // True when `decision` ends the game with the player to move its (sole) winner.
   bool wins_at_once(const Game& game, Decision decision);
   // The decision of `legal` with the highest immediate gain; ties broken at random.
