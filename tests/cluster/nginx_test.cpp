@@ -6,12 +6,9 @@
 // survivor and the game goes on.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,17 +58,6 @@ std::string render_cluster_config(unsigned short listen, const std::vector<unsig
   return config;
 }
 
-bool accepts_connections(unsigned short port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(port);
-  const bool connected = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  close(fd);
-  return connected;
-}
-
 // Debian's nginx (the `nginx` package, which ./test.sh installs; $MANCALA_NGINX overrides) as
 // a foreground process whose pid file, logs and temporary files are all in its own folder, so
 // it needs no root and touches nothing of a system nginx. The site goes inside its http block,
@@ -88,14 +74,13 @@ class TempNginx {
       throw std::runtime_error(binary_ + " not found: install Debian's nginx package (./test.sh does) or set MANCALA_NGINX");
     chmod(dir_.c_str(), 0755);  // as root, the workers run as nobody and must reach the temp folders
     std::ofstream(dir_ + "/nginx.conf") << main_config();
-    for (int attempt = 1;; ++attempt) {
-      port_ = free_loopback_port();
-      std::ofstream(dir_ + "/site.conf") << site_on(port_);
+    const auto start_on = [&](unsigned short port) {
+      port_ = port;
+      std::ofstream(dir_ + "/site.conf") << site_on(port);
       start();
-      if (listening()) return;
-      if (attempt == kPortAttempts || log().find("Address already in use") == std::string::npos)
-        throw std::runtime_error("nginx stopped at start (attempt " + std::to_string(attempt) + "); its log:\n" + log());
-    }
+      return listening();
+    };
+    start_on_free_port(start_on, [&] { return log(); }, "nginx");
   }
   ~TempNginx() {
     stop();

@@ -66,16 +66,14 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
   if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
     throw std::runtime_error("initdb failed:\n" + read_file(dir_ + "/initdb.log"));
   // A port taken before PostgreSQL binds it stops PostgreSQL at once; then a new one is tried.
-  for (int attempt = 1;; ++attempt) {
-    port_ = free_loopback_port();
-    const std::string options = "-p " + std::to_string(port_) + " -k " + dir_ +
+  const auto start = [&](unsigned short port) {
+    const std::string options = "-p " + std::to_string(port) + " -k " + dir_ +
                                 " -c listen_addresses=127.0.0.1 -c max_connections=200";
-    const std::string start =
+    const std::string command =
         run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
-    if (std::system((start + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0) return;
-    if (attempt == kPortAttempts || log().find("Address already in use") == std::string::npos)
-      throw std::runtime_error("PostgreSQL did not start:\n" + read_file(dir_ + "/pg_ctl.log") + log());
-  }
+    return std::system((command + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0;
+  };
+  port_ = start_on_free_port(start, [&] { return read_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
 }
 
 TempPostgres::~TempPostgres() {
