@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "loopback_port.hpp"
@@ -27,13 +26,6 @@
 
 namespace mancala::testing {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Replaces the one occurrence of `from` in `text`; a config that lacks it would test something
 // other than what compose runs, so that fails loudly.
@@ -48,7 +40,7 @@ void replace_once(std::string& text, const std::string& from, const std::string&
 // docker/nginx.cluster.conf with nginx listening on `listen` and the upstreams mancala-1,
 // mancala-2 and mancala-3 on the loopback ports `servers` (in that order).
 std::string render_cluster_config(unsigned short listen, const std::vector<unsigned short>& servers) {
-  std::string config = read_text(MANCALA_SOURCE_DIR "/docker/nginx.cluster.conf");
+  std::string config = read_text_file(MANCALA_SOURCE_DIR "/docker/nginx.cluster.conf");
   if (config.empty()) throw std::runtime_error("cannot read " MANCALA_SOURCE_DIR "/docker/nginx.cluster.conf");
   replace_once(config, "listen 8080;", "listen 127.0.0.1:" + std::to_string(listen) + ";");
   for (std::size_t i = 0; i < servers.size(); ++i)
@@ -90,7 +82,7 @@ class TempNginx {
   TempNginx& operator=(const TempNginx&) = delete;
 
   unsigned short port() const { return port_; }
-  std::string log() const { return read_text(dir_ + "/error.log"); }
+  std::string log() const { return read_text_file(dir_ + "/error.log"); }
 
  private:
   std::string main_config() const {

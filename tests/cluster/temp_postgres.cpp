@@ -11,8 +11,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "loopback_port.hpp"
@@ -43,13 +41,6 @@ std::string find_bin() {
   return best;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 TempPostgres::TempPostgres() : bin_(find_bin()) {
@@ -64,7 +55,7 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
   const std::string data = dir_ + "/data";
   const std::string init = run_as_owner(bin_ + "/initdb -D " + data + " -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
   if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
-    throw std::runtime_error("initdb failed:\n" + read_file(dir_ + "/initdb.log"));
+    throw std::runtime_error("initdb failed:\n" + read_text_file(dir_ + "/initdb.log"));
   // A port taken before PostgreSQL binds it stops PostgreSQL at once; then a new one is tried.
   const auto start = [&](unsigned short port) {
     const std::string options = "-p " + std::to_string(port) + " -k " + dir_ +
@@ -73,7 +64,7 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
         run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
     return std::system((command + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0;
   };
-  port_ = start_on_free_port(start, [&] { return read_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
+  port_ = start_on_free_port(start, [&] { return read_text_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
 }
 
 TempPostgres::~TempPostgres() {
@@ -129,7 +120,7 @@ std::string TempPostgres::create_database() {
   return url(name);
 }
 
-std::string TempPostgres::log() const { return read_file(dir_ + "/server.log"); }
+std::string TempPostgres::log() const { return read_text_file(dir_ + "/server.log"); }
 
 TempPostgres& TempPostgres::shared() {
   static TempPostgres server;

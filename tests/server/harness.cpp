@@ -9,9 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -109,12 +107,7 @@ int ServerProcess::terminate() {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string ServerProcess::log() const {
-  std::ifstream in(log_path_);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string ServerProcess::log() const { return read_text_file(log_path_); }
 
 int run_server_command(const std::vector<std::string>& args, std::string* out) {
   int pipe_fds[2];

@@ -1,9 +1,12 @@
 #pragma once
-// Fresh temporary files and folders for tests, under $TMPDIR (or /tmp when it is unset).
+// Fresh temporary files and folders for tests, under $TMPDIR (or /tmp when it is unset), and
+// reading back what a program wrote into them (its logs).
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,6 +27,14 @@ inline std::string make_temp_file(std::string_view prefix) {
   if (fd < 0) throw std::runtime_error("cannot make a file like " + path);
   close(fd);
   return path;
+}
+
+// The whole text of the file at `path`; empty when it cannot be read (a log not written yet).
+inline std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace mancala::testing
