@@ -67,12 +67,11 @@ class TempNginx {
     chmod(dir_.c_str(), 0755);  // as root, the workers run as nobody and must reach the temp folders
     std::ofstream(dir_ + "/nginx.conf") << main_config();
     const auto start_on = [&](unsigned short port) {
-      port_ = port;
       std::ofstream(dir_ + "/site.conf") << site_on(port);
       start();
-      return listening();
+      return listening_on(port);
     };
-    start_on_free_port(start_on, [&] { return log(); }, "nginx");
+    port_ = start_on_free_port(start_on, [&] { return log(); }, "nginx");
   }
   ~TempNginx() {
     stop();
@@ -109,17 +108,17 @@ class TempNginx {
       _exit(127);
     }
   }
-  // True once nginx accepts connections; false when it stopped first (its log says why). nginx
-  // writes its pid file only after it has bound its port: before that, whoever else holds the
-  // port may be the one answering.
-  bool listening() {
+  // True once nginx accepts connections on `port`; false when it stopped first (its log says
+  // why). nginx writes its pid file only after it has bound its port: before that, whoever else
+  // holds the port may be the one answering.
+  bool listening_on(unsigned short port) {
     const auto deadline = std::chrono::steady_clock::now() + 10s;
     for (;;) {
       if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
         pid_ = -1;
         return false;
       }
-      if (std::filesystem::exists(dir_ + "/nginx.pid") && accepts_connections(port_)) return true;
+      if (std::filesystem::exists(dir_ + "/nginx.pid") && accepts_connections(port)) return true;
       if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("nginx did not listen within 10 s:\n" + log());
       std::this_thread::sleep_for(20ms);
     }
