@@ -39,9 +39,11 @@ void play_game(const ArenaSetup& setup, long long index, Tally& tally) {
   const int players = match.game().players();
   const Seat seat_a = static_cast<Seat>(index % players);
   std::vector<bots::Bot> bots;
-  for (Seat q = 0; q < players; ++q)
-    bots.push_back(make_bot(q == seat_a ? setup.a : setup.b, seed * 31 + static_cast<std::uint64_t>(q),
-                            setup.think));
+  for (Seat q = 0; q < players; ++q) {
+    const std::size_t side = q == seat_a ? 0 : 1;
+    bots.push_back(make_bot(side == 0 ? setup.a : setup.b, seed * 31 + static_cast<std::uint64_t>(q),
+                            setup.think[side]));
+  }
   Random plex_rng(seed ^ 0x5eedULL);
   while (!match.over()) {
     if (match.game().phase() == Phase::claim) {

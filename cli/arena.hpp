@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -21,9 +22,9 @@ struct ArenaSetup {
   Side b;
   long long games = 1;
   std::uint64_t seed = 1;
-  // 0: each level's playout budget and no clock (the games repeat exactly for a seed);
-  // otherwise every searching side thinks this long per decision, whatever its playouts.
-  std::chrono::milliseconds think{0};
+  // Per side, A then B. 0: the level's playout budget and no clock (with both 0 the games repeat
+  // exactly for a seed); otherwise that side thinks this long per decision, whatever its playouts.
+  std::array<std::chrono::milliseconds, 2> think{};
 };
 
 // Plays the games and prints one JSON line: A's wins, losses, draws and score rate with its 95 %

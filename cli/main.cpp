@@ -34,10 +34,13 @@ constexpr const char* kUsage = R"(usage:
       --think-ms the level's playout budget decides and the answer repeats for a seed; with it,
       the bot thinks for up to T ms
   mancala arena <game> --a LEVEL --b LEVEL [--options JSON] [--games K] [--seed N] [--think-ms T]
+                [--think-ms-b T]
       plays K games between two levels (1-5, or uct: plain UCT), alternating seats (Njaka of 3-4:
       A in one seat, B in the others); prints A's wins, losses, draws, score rate with a 95 %
       interval, and each side's mean think time per move. Playout budgets by default
-      (repeatable for a seed); --think-ms T gives every searching side T ms per move instead
+      (repeatable for a seed); --think-ms T gives every searching side T ms per move instead,
+      --think-ms-b T gives side B its own T ms (what more time is worth: --a uct --b uct
+      --think-ms 100 --think-ms-b 200)
 )";
 
 struct UsageError : std::runtime_error {
@@ -53,6 +56,7 @@ struct Args {
   std::optional<int> level;
   std::optional<mancala::cli::Side> a, b;
   long long think_ms = 0;
+  std::optional<long long> think_ms_b;  // side B's own time in an arena, else think_ms
 };
 
 // A bot level for --level, --a or --b: 1 to 5, and `uct` where plain UCT is allowed.
@@ -107,6 +111,9 @@ Args parse_args(int argc, char** argv, int first) {
     } else if (arg == "--think-ms") {
       args.think_ms = parse_number<long long>(arg, value());
       if (args.think_ms < 1) throw UsageError("--think-ms must be at least 1");
+    } else if (arg == "--think-ms-b") {
+      args.think_ms_b = parse_number<long long>(arg, value());
+      if (*args.think_ms_b < 1) throw UsageError("--think-ms-b must be at least 1");
     } else if (arg.starts_with("--")) {
       throw UsageError("unknown flag " + arg);
     } else {
@@ -250,8 +257,10 @@ int arena_command(const Args& args) {
   if (!args.a || !args.b) throw UsageError("arena needs --a LEVEL and --b LEVEL (1 to 5 or uct)");
   mancala::find_game_type(args.positional[1]);  // an unknown game is a usage error before any play
   Match::create(args.positional[1], args.options, args.seed);  // so are bad options
-  return mancala::cli::run_arena({args.positional[1], args.options, *args.a, *args.b, args.games,
-                                  args.seed, std::chrono::milliseconds(args.think_ms)});
+  const std::chrono::milliseconds think_a(args.think_ms);
+  const std::chrono::milliseconds think_b(args.think_ms_b.value_or(args.think_ms));
+  return mancala::cli::run_arena(
+      {args.positional[1], args.options, *args.a, *args.b, args.games, args.seed, {think_a, think_b}});
 }
 
 }  // namespace

@@ -173,10 +173,21 @@ TEST(Cli, ArenaReportsScoreRateAndThinkTimes) {
   EXPECT_EQ(line["playouts"]["a"].get<double>(), 0);
 }
 
+TEST(Cli, ArenaGivesSideBItsOwnTime) {
+  // A plays level 3's budget of 150 playouts a move, without a clock; B the same search on 50 ms
+  // a move, which runs far more simulations than that.
+  const CliRun r = run("arena cups --a 3 --b 3 --games 2 --seed 5 --think-ms-b 50");
+  ASSERT_EQ(r.lines.size(), 1u) << r.raw;
+  const Json& playouts = r.lines[0]["playouts"];
+  EXPECT_LE(playouts["a"].get<double>(), 150) << r.raw;
+  EXPECT_GT(playouts["b"].get<double>(), 150) << r.raw;
+}
+
 TEST(Cli, BotAndArenaRefuseBadUsage) {
   for (const char* args : {"bot cups", "bot cups --level 6", "bot cups --level x", "bot chess --level 1",
                            "arena cups --a 1", "arena cups --a 0 --b 1", "arena cups --a 1 --b 2 --games 0",
-                           "bot cups --level 3 --think-ms 0", "bot --level 3", "arena chess --a 1 --b 2"}) {
+                           "bot cups --level 3 --think-ms 0", "bot --level 3", "arena chess --a 1 --b 2",
+                           "arena cups --a 1 --b 2 --think-ms-b 0"}) {
     const CliRun r = run(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(std::count(r.raw.begin(), r.raw.end(), '\n'), 1) << args << ": " << r.raw;
