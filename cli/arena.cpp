@@ -42,7 +42,7 @@ void play_game(const ArenaSetup& setup, long long index, Tally& tally) {
   for (Seat q = 0; q < players; ++q) {
     const std::size_t side = q == seat_a ? 0 : 1;
     bots.push_back(make_bot(side == 0 ? setup.a : setup.b, seed * 31 + static_cast<std::uint64_t>(q),
-                            setup.think[side]));
+                            setup.think[side], players));
   }
   Random plex_rng(seed ^ 0x5eedULL);
   while (!match.over()) {
@@ -84,12 +84,12 @@ double rounded(double x, double scale) { return std::round(x * scale) / scale; }
 
 }  // namespace
 
-bots::Bot make_bot(const Side& side, std::uint64_t seed, std::chrono::milliseconds think) {
+bots::Bot make_bot(const Side& side, std::uint64_t seed, std::chrono::milliseconds think, int players) {
   constexpr auto kUnlimited = std::numeric_limits<std::int64_t>::max();
   const int budget_level = side.level == 0 ? bots::kMaxLevel : side.level;
   const bots::Budget budget = think.count() > 0
                                   ? bots::Budget{kUnlimited, think}
-                                  : bots::Budget{bots::default_budget(budget_level).playouts,
+                                  : bots::Budget{bots::default_budget(budget_level, players).playouts,
                                                  std::chrono::milliseconds(0)};
   if (side.level == 0) return bots::Bot::plain_uct(seed, budget);
   return bots::Bot(side.level, seed, budget);

@@ -31,7 +31,7 @@ struct ArenaSetup {
 // interval, and each side's mean think time. Returns the process exit status.
 int run_arena(const ArenaSetup& setup);
 
-// The bot a side plays with in one game.
-bots::Bot make_bot(const Side& side, std::uint64_t seed, std::chrono::milliseconds think);
+// The bot a side plays with in a game of `players` seats.
+bots::Bot make_bot(const Side& side, std::uint64_t seed, std::chrono::milliseconds think, int players);
 
 }  // namespace mancala::cli

@@ -241,7 +241,8 @@ int bot_command(const Args& args) {
     return refuse(mancala::ErrorCode::not_allowed,
                   "a Plex! window is open: settle it first (plex <seat> or plex_timeout)");
   const mancala::cli::Side side{*args.level, std::to_string(*args.level)};
-  mancala::bots::Bot bot = mancala::cli::make_bot(side, args.seed, std::chrono::milliseconds(args.think_ms));
+  mancala::bots::Bot bot = mancala::cli::make_bot(side, args.seed, std::chrono::milliseconds(args.think_ms),
+                                                  match.game().players());
   const mancala::bots::Choice choice = bot.choose(match.game());
   std::cout << Json{{"tokens", choice.tokens},
                     {"level", *args.level},

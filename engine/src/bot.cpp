@@ -14,12 +14,18 @@ namespace mancala::bots {
 // level 4's playouts: with 4 times (2,400) it won only 0.67-0.69 of its games against level 4 in
 // Njaka and Duovallis. 30,000 playouts take 0.06-0.25 s a move with two seats on the 2-core
 // development machine; with three or four Njaka seats the 2 s cap may stop the search first.
-Budget default_budget(int level) {
+Budget default_budget(int level, int players) {
+  // With three and four Njaka seats, 40 and 150 playouts for levels 3 and 4 space the ladder
+  // more evenly than 150 and 600 (seeds 1 and 2, 100 games each): 4 vs 3 rose from 0.66 and
+  // 0.54 to 0.76 and 0.66, 5 vs 4 from 0.58 and 0.56 to 0.66 and 0.63, while 3 vs 2 fell from
+  // 0.88 and 0.81 to 0.74 and 0.69. The whole ladder is short there: level 5 scores 0.92 (three
+  // seats) and 0.79 (four) against greedy level 2 (docs/computer-players.md).
+  const bool several = players > 2;
   switch (level) {
     case 1: return {1, std::chrono::milliseconds(50)};
     case 2: return {1, std::chrono::milliseconds(200)};
-    case 3: return {150, std::chrono::milliseconds(500)};
-    case 4: return {600, std::chrono::milliseconds(1000)};
+    case 3: return {several ? 40 : 150, std::chrono::milliseconds(500)};
+    case 4: return {several ? 150 : 600, std::chrono::milliseconds(1000)};
     default: return {30'000, std::chrono::milliseconds(2000)};
   }
 }
@@ -35,8 +41,8 @@ std::chrono::milliseconds claim_reaction(int level, std::uint64_t draw) {
 struct Bot::Impl {
   int level;  // 0: plain UCT
   Random random;
-  Budget budget;
-  Budget current;  // `budget` scaled for the choice being made
+  std::optional<Budget> fixed;  // else the level's budget for the game's number of seats
+  Budget current;  // the budget scaled for the choice being made
   std::unique_ptr<Tree> tree;  // levels 3-5 and plain UCT; kept between choices
 
   Decision decide(const Game& state, const DecisionList& legal, Clock::time_point deadline,
@@ -89,15 +95,14 @@ Budget scaled(const Budget& budget, double share) {
 Bot::Bot(int level, std::uint64_t seed, std::optional<Budget> budget) {
   if (level < kMinLevel || level > kMaxLevel)
     throw std::invalid_argument("bot level must be 1 to 5, not " + std::to_string(level));
-  const Budget chosen = budget.value_or(default_budget(level));
-  impl_ = std::make_unique<Impl>(Impl{level, Random(seed), chosen, chosen, nullptr});
+  impl_ = std::make_unique<Impl>(Impl{level, Random(seed), budget, {}, nullptr});
   if (level >= 3) impl_->tree = std::make_unique<Tree>(search_settings(level));
 }
 
 Bot Bot::plain_uct(std::uint64_t seed, Budget budget) {
   Bot bot;
   bot.impl_ = std::make_unique<Impl>(
-      Impl{0, Random(seed), budget, budget, std::make_unique<Tree>(search_settings(0))});
+      Impl{0, Random(seed), budget, {}, std::make_unique<Tree>(search_settings(0))});
   return bot;
 }
 
@@ -111,7 +116,7 @@ Choice Bot::choose(const Game& game, double budget_share) {
   if (!(budget_share > 0 && budget_share <= 1))
     throw std::invalid_argument("a bot's budget share must be above 0 and at most 1, not " +
                                 std::to_string(budget_share));
-  impl_->current = scaled(impl_->budget, budget_share);
+  impl_->current = scaled(impl_->fixed.value_or(default_budget(impl_->level, game.players())), budget_share);
   const auto start = Clock::now();
   const auto deadline =
       impl_->current.time.count() > 0 ? start + impl_->current.time : Clock::time_point::max();

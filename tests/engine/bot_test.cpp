@@ -304,6 +304,20 @@ TEST(Bot, BudgetShareScalesTheSearch) {
   EXPECT_THROW(Bot(5, 9, budget).choose(m.game(), 1.5), std::invalid_argument);
 }
 
+TEST(Bot, LevelsThreeAndFourSearchLessWithMoreSeats) {
+  // A bot made without a budget takes its level's budget for the game it is asked about.
+  for (const int level : {3, 4}) {
+    const Match two = Match::create("njaka", Json::parse(R"({"players":2})"), 1);
+    const Match four = Match::create("njaka", Json::parse(R"({"players":4})"), 1);
+    const bots::Choice in_two = Bot(level, 1).choose(two.game());
+    const bots::Choice in_four = Bot(level, 1).choose(four.game());
+    EXPECT_EQ(in_two.playouts, bots::default_budget(level, 2).playouts) << level;
+    EXPECT_EQ(in_four.playouts, bots::default_budget(level, 4).playouts) << level;
+    EXPECT_LT(in_four.playouts, in_two.playouts) << level;
+  }
+  EXPECT_EQ(bots::default_budget(5, 4).playouts, bots::default_budget(5, 2).playouts);
+}
+
 TEST(Bot, PlainUctPlaysLegalTurns) {
   Match m = Match::create("oanquan", Json::object(), 1);
   Bot uct = Bot::plain_uct(3, Budget{50, milliseconds(0)});

@@ -29,8 +29,11 @@ struct Budget {
   std::chrono::milliseconds time{0};
 };
 
-// The budget a level uses in play (level 5 thinks at most 2 s).
-Budget default_budget(int level);
+// The budget a level uses in play for a game of `players` seats (level 5 thinks at most 2 s).
+// With three or four seats levels 3 and 4 search less: there a search's strength levels off
+// after a few hundred playouts, so the two-seat budgets would leave levels 3, 4 and 5 close
+// together.
+Budget default_budget(int level, int players = 2);
 
 // A seat's name in a room: "Computer, level 3".
 std::string display_name(int level);
@@ -52,7 +55,8 @@ struct Choice {
 
 class Bot {
  public:
-  // Throws std::invalid_argument for a level outside 1..5. `budget` overrides the level's.
+  // Throws std::invalid_argument for a level outside 1..5. `budget` overrides the level's
+  // (`default_budget` for the number of seats of the game each choice is made in).
   Bot(int level, std::uint64_t seed, std::optional<Budget> budget = std::nullopt);
   ~Bot();
   Bot(Bot&&) noexcept;
