@@ -80,6 +80,13 @@ T parse_number(const std::string& flag, const std::string& text) {
   return value;
 }
 
+// A count or a time that must be at least 1 (--games, --think-ms, --think-ms-b).
+long long parse_at_least_one(const std::string& flag, const std::string& text) {
+  const auto value = parse_number<long long>(flag, text);
+  if (value < 1) throw UsageError(flag + " must be at least 1");
+  return value;
+}
+
 Args parse_args(int argc, char** argv, int first) {
   Args args;
   for (int i = first; i < argc; ++i) {
@@ -97,8 +104,7 @@ Args parse_args(int argc, char** argv, int first) {
     } else if (arg == "--seed") {
       args.seed = parse_number<std::uint64_t>(arg, value());
     } else if (arg == "--games") {
-      args.games = parse_number<long long>(arg, value());
-      if (args.games < 1) throw UsageError("--games must be at least 1");
+      args.games = parse_at_least_one(arg, value());
     } else if (arg == "--seconds") {
       args.seconds = parse_number<double>(arg, value());
       if (!(args.seconds > 0)) throw UsageError("--seconds must be positive");
@@ -109,11 +115,9 @@ Args parse_args(int argc, char** argv, int first) {
     } else if (arg == "--b") {
       args.b = parse_side(arg, value(), true);
     } else if (arg == "--think-ms") {
-      args.think_ms = parse_number<long long>(arg, value());
-      if (args.think_ms < 1) throw UsageError("--think-ms must be at least 1");
+      args.think_ms = parse_at_least_one(arg, value());
     } else if (arg == "--think-ms-b") {
-      args.think_ms_b = parse_number<long long>(arg, value());
-      if (*args.think_ms_b < 1) throw UsageError("--think-ms-b must be at least 1");
+      args.think_ms_b = parse_at_least_one(arg, value());
     } else if (arg.starts_with("--")) {
       throw UsageError("unknown flag " + arg);
     } else {
