@@ -46,7 +46,7 @@ bool origin_allowed(const HttpRequest& request, const std::vector<std::string>& 
   return origin == "http://" + host || origin == "https://" + host;
 }
 
-HttpSession::HttpSession(tcp::socket&& socket, const HttpContext& context)
+HttpSession::HttpSession(ConnectionSocket&& socket, const HttpContext& context)
     : stream_(std::move(socket)), context_(context) {}
 
 void HttpSession::run() {

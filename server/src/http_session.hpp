@@ -21,7 +21,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   static constexpr std::size_t kMaxRequestBytes = 64 * 1024;
 
-  HttpSession(tcp::socket&& socket, const HttpContext& context);
+  HttpSession(ConnectionSocket&& socket, const HttpContext& context);
   void run();
 
  private:
@@ -37,7 +37,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send(http::response<Body> response);
   void on_write(bool keep_alive, const error_code& error);
 
-  beast::tcp_stream stream_;
+  ConnectionStream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<void> response_;  // kept alive until written

@@ -55,7 +55,7 @@ void Listener::on_accept_error(const error_code& error) {
 
 void Listener::accept_next() {
   // Each connection gets its own strand, so its handlers never run concurrently.
-  acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](const error_code& error, tcp::socket socket) {
+  acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](const error_code& error, ConnectionSocket socket) {
     if (error == net::error::operation_aborted || !self->acceptor_.is_open()) return;  // stopped
     if (error) return self->on_accept_error(error);
     error_code ignored;

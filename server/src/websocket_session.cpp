@@ -31,7 +31,7 @@ SteadyTime ArrivalClock::stamp(std::size_t frame_bytes, std::size_t waiting_byte
   return arrived;
 }
 
-WebSocketSession::WebSocketSession(tcp::socket&& socket, Hub& hub, Metrics& metrics, int rate_limit)
+WebSocketSession::WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit)
     : ws_(std::move(socket)), hub_(hub), metrics_(metrics), limiter_(rate_limit) {}
 
 WebSocketSession::~WebSocketSession() = default;

@@ -51,7 +51,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   static constexpr std::size_t kMaxQueuedFrames = 512;
   static constexpr int kMaxRefusalsInARow = 40;
 
-  WebSocketSession(tcp::socket&& socket, Hub& hub, Metrics& metrics, int rate_limit);
+  WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit);
   ~WebSocketSession() override;
 
   // Completes the upgrade the HTTP session read, then starts reading.
@@ -78,7 +78,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   void start_close(websocket::close_code code);
   void finish();
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<ConnectionStream> ws_;
   beast::flat_buffer buffer_;
   Hub& hub_;
   Metrics& metrics_;
