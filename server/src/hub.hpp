@@ -147,7 +147,7 @@ class Hub {
   std::unordered_map<const Connection*, std::pair<std::weak_ptr<Connection>, PlayerRef>> hello_players_;
 
   // Lobby broadcasts are coalesced: changes within kLobbyDelay go out as one `rooms` message.
-  net::strand<net::io_context::executor_type> lobby_strand_;
+  Strand lobby_strand_;
   net::steady_timer lobby_timer_;
   bool lobby_scheduled_ = false;  // on lobby_strand_
   std::string last_lobby_text_;    // on lobby_strand_

@@ -17,12 +17,14 @@ namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 using error_code = beast::error_code;
 
-// Each connection's handlers run on a strand of its own. Its streams name the strand's type
-// rather than Beast's default `any_io_executor`, whose small buffer cannot hold a strand, so
-// that posting to a connection does not allocate a copy of its executor every time.
-using ConnectionStrand = net::strand<net::io_context::executor_type>;
-using ConnectionSocket = tcp::socket::rebind_executor<ConnectionStrand>::other;
-using ConnectionStream = beast::basic_stream<tcp, ConnectionStrand>;
+// The strand every connection, room and the lobby serialise their handlers on.
+using Strand = net::strand<net::io_context::executor_type>;
+
+// A connection's socket and stream name the strand's type rather than Beast's default
+// `any_io_executor`, whose small buffer cannot hold a strand, so that posting to a connection
+// does not allocate a copy of its executor every time.
+using ConnectionSocket = tcp::socket::rebind_executor<Strand>::other;
+using ConnectionStream = beast::basic_stream<tcp, Strand>;
 
 // Beast 1.74 speaks boost::string_view.
 inline std::string_view to_std(beast::string_view text) { return {text.data(), text.size()}; }

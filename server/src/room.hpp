@@ -156,7 +156,7 @@ class Room : public std::enable_shared_from_this<Room> {
   bool check_playing(const Caller& caller) const;
 
   Services services_;
-  net::strand<net::io_context::executor_type> strand_;
+  Strand strand_;
   GameMeta meta_;
   Match match_;
   std::int64_t version_;

@@ -41,7 +41,6 @@ Json charged_until(Json view, const std::string& alive);
 
 class RoomClock {
  public:
-  using Strand = net::strand<net::io_context::executor_type>;
   // `settings`: GameMeta::clock (null: no clock).
   RoomClock(Strand strand, const TimeSource& time, const Json& settings, int seats);
 
