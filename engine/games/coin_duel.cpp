@@ -1095,7 +1095,8 @@ const GameType& coin_duel_type() {
   static const GameType type{"coin_duel", "Coin Duel", 2, 2, kOptions, two_players,
                              [](const GameSetup& setup) -> std::unique_ptr<Game> {
                                return std::make_unique<CoinDuel>(setup);
-                             }};
+                             },
+                             CoinDuel::kSpecialActions};
   return type;
 }
 

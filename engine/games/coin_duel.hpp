@@ -167,8 +167,9 @@ class CoinDuel final : public Game {
   void forfeit(Seat seat, Events* events) override;
   bool forfeits_illegal_moves() const override { return s_.forfeit_policy; }
 
- private:
   static constexpr SpecialAction kSpecialActions[] = {{"concede", /*ends_turn=*/true}};
+
+ private:
   void concede(Seat seat, Events* events);
   void start_turn(Decision source);
   void sow(int coin, Events* events);

@@ -483,7 +483,7 @@ std::optional<ClaimWindow> Njaka::claim_window() const {
   std::uint8_t eligible = 0;
   for (Seat q = 0; q < s_.players; ++q)
     if (in_match(s_, q)) eligible |= static_cast<std::uint8_t>(1U << q);
-  return ClaimWindow{"plex", "plex_timeout", "plex_result", options_->value("plex_window_ms", 5000), s_.to_move,
+  return ClaimWindow{kClaimWindows[0], "plex_timeout", "plex_result", options_->value("plex_window_ms", 5000), s_.to_move,
                      eligible};
 }
 
@@ -794,7 +794,9 @@ const GameType& njaka_type() {
       [](const Json& options) { return options.at("players").get<int>(); },
       [](const GameSetup& setup) -> std::unique_ptr<Game> {
         return std::make_unique<Njaka>(setup);
-      }};
+      },
+      {},
+      Njaka::kClaimWindows};
   return type;
 }
 

@@ -130,6 +130,7 @@ class Njaka final : public Game {
   void forfeit(Seat seat, Events* events) override;
   bool forfeits_illegal_moves() const override { return s_.forfeit_policy; }
   std::optional<ClaimWindow> claim_window() const override;
+  static constexpr std::string_view kClaimWindows[] = {"plex"};  // the Plex! race
   void resolve_claim(std::optional<Seat> claimant, Events* events) override;
 
  private:

@@ -141,6 +141,11 @@ const Json& game_types_json() {
                     {"min_players", type.min_players},
                     {"max_players", type.max_players},
                     {"options", describe_options(type.options)}};
+      Json specials = Json::array();
+      for (const auto& action : type.special_actions)
+        specials.push_back({{"name", action.name}, {"ends_turn", action.ends_turn}});
+      entry["special_actions"] = std::move(specials);
+      entry["claim_windows"] = Json(std::vector<std::string_view>(type.claim_windows.begin(), type.claim_windows.end()));
       const auto game = type.create(GameSetup{resolve_options(type.options, Json::object()), 0});
       Json layout = json_tree([&](JsonWriter& out) { game->write_layout(out); });
       if (!layout.is_null()) entry["layout"] = std::move(layout);

@@ -20,6 +20,11 @@ struct GameType {
   int (*players)(const Json& options);
   // Builds the opening state. Throws EngineError(bad_option) for contradictory options.
   std::unique_ptr<Game> (*create)(const GameSetup& setup);
+  // What the game has beyond moves and resigning, declared once for whoever describes the game
+  // without a position at hand (the web client learns them from /api/game-types): the special
+  // actions its `special_actions()` may offer, and the names of the claim windows it may open.
+  std::span<const SpecialAction> special_actions = {};
+  std::span<const std::string_view> claim_windows = {};
 };
 
 std::span<const GameType> game_types();
