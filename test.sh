@@ -8,7 +8,7 @@ source scripts/common.sh
 
 ensure_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_web_test_packages
-build
+MANCALA_BROWSER_TESTS=ON build
 ctest --test-dir build --output-on-failure -j 2 "$@"
 
 # The same C++ tests again under ASan+UBSan, in their own build folder (browser tests left out).

@@ -98,8 +98,7 @@ TEST(Cluster, AnOwnerPausedPastItsLeaseCannotAddMovesAndStops) {
   mover.send({{"type", "move"}, {"id", "late"}, {"room", table.room}, {"expected_version", table.version},
               {"tokens", table.state["legal"][0]}});  // waits in the socket for the owner to wake up
   ::kill(owner.pid(), SIGCONT);
-  EXPECT_TRUE(mover.nothing_matching([](const Json& m) { return m.value("type", "") == "update"; },
-                                     std::chrono::seconds(2)))
+  EXPECT_TRUE(mover.nothing_matching_until_reply("late", [](const Json& m) { return m.value("type", "") == "update"; }))
       << "a move acknowledged by a process that lost the room";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (owner.running() && std::chrono::steady_clock::now() < deadline)

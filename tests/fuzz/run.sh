@@ -11,7 +11,8 @@ seconds=${2:?usage: tests/fuzz/run.sh <target> <seconds> [libFuzzer flags]}
 shift 2
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMANCALA_FUZZ=ON
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMANCALA_FUZZ=ON \
+    -DMANCALA_BROWSER_TESTS=OFF
 fi
 cmake --build build-fuzz -j 2 --target "$target"
 

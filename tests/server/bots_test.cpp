@@ -271,7 +271,7 @@ TEST(Bots, ARestartWithTheBotToMoveResumesItsThinking) {
   const Json created = create_with_bots(person, "cups", {{"first_player", 1}}, Json::array({bot(1, 2)}));
   ASSERT_EQ(created["type"], "room") << created.dump();
   const std::string room = created["room"]["id"];
-  EXPECT_TRUE(person.nothing_matching([](const Json& m) { return m["type"] == "update"; }, 300ms));
+  EXPECT_TRUE(person.sync_barrier(room, 0, [](const Json& m) { return m["type"] == "update"; }));
   server->kill_hard();
 
   server = std::make_unique<ServerProcess>(db);

@@ -148,7 +148,7 @@ TEST(Durability, AMoveThatCannotBeStoredIsRefusedAndPlayGoesOn) {
   ASSERT_EQ(refused["type"], "error") << refused.dump();
   EXPECT_EQ(refused["code"], "internal");
   const auto is_update = [](const Json& message) { return message.value("type", "") == "update"; };
-  EXPECT_TRUE(table.clients[static_cast<std::size_t>(1 - seat)]->nothing_matching(is_update, 300ms))
+  EXPECT_TRUE(table.clients[static_cast<std::size_t>(1 - seat)]->sync_barrier(table.room, table.version, is_update))
       << "a move that was not stored is announced to nobody";
 
   execute_on(db, "DROP TRIGGER refuse_moves;");

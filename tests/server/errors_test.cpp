@@ -58,7 +58,7 @@ TEST_F(BadInput, StaleVersion) {
   EXPECT_EQ(reply["version"], 1);
   EXPECT_EQ(reply["state"], table.states[1]);
   Client& other = *table.clients[1 - first["seat"].get<std::size_t>()];
-  EXPECT_TRUE(other.nothing_matching([](const Json& m) { return m.value("type", "") == "update"; }, 300ms));
+  EXPECT_TRUE(other.sync_barrier(table.room, 1, [](const Json& m) { return m.value("type", "") == "update"; }));
   reply = move(mover(), 0, table.state["legal"][0]);
   EXPECT_EQ(reply["code"], "stale_version");
   EXPECT_EQ(reply["version"], 1);

@@ -248,6 +248,30 @@ bool Client::nothing_matching(const std::function<bool(const Json&)>& match, std
   }
 }
 
+bool Client::nothing_matching_until_reply(const Json& id, const std::function<bool(const Json&)>& match,
+                                          std::chrono::milliseconds timeout) {
+  std::optional<std::size_t> reply;
+  impl_->run_until(
+      [&] {
+        for (std::size_t i = 0; i < impl_->inbox.size() && !reply; ++i)
+          if (impl_->inbox[i].value("id", Json()) == id) reply = i;
+        return reply || impl_->closed;
+      },
+      std::chrono::steady_clock::now() + timeout);
+  if (!reply && !impl_->closed) throw std::runtime_error("timed out waiting for the reply to " + id.dump());
+  const std::size_t seen = reply ? *reply + 1 : impl_->inbox.size();
+  for (std::size_t i = 0; i < seen; ++i)
+    if (match(impl_->inbox[i])) return false;
+  if (reply) impl_->inbox.erase(impl_->inbox.begin() + static_cast<std::ptrdiff_t>(*reply));
+  return true;
+}
+
+bool Client::sync_barrier(const std::string& room, std::int64_t version, const std::function<bool(const Json&)>& match) {
+  const Json id = "barrier-" + std::to_string(next_id_++);
+  send({{"type", "sync"}, {"room", room}, {"since", version}, {"id", id}});
+  return nothing_matching_until_reply(id, match);
+}
+
 bool Client::wait_closed(std::chrono::milliseconds timeout, int* code) {
   impl_->run_until([&] { return impl_->closed; }, std::chrono::steady_clock::now() + timeout);
   if (code) *code = impl_->close_code;

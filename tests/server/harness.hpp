@@ -64,6 +64,14 @@ class Client {
   bool wait_closed(std::chrono::milliseconds timeout, int* code = nullptr);
   // Nothing (new or kept) that `match` accepts arrives within `timeout`.
   bool nothing_matching(const std::function<bool(const Json&)>& match, std::chrono::milliseconds timeout);
+  // A barrier instead of a wait: true when nothing `match` accepts arrives before the reply to
+  // the request with this id (sent on this connection), nor is that reply; also true when the
+  // server closes the connection first. The server answers a connection's requests in order,
+  // and a room answers a `sync` only after everything it sent before, so a `sync` of the room
+  // is the barrier for what the room might still send (`sync_barrier`). Throws on a timeout.
+  bool nothing_matching_until_reply(const Json& id, const std::function<bool(const Json&)>& match,
+                                    std::chrono::milliseconds timeout = 10s);
+  bool sync_barrier(const std::string& room, std::int64_t version, const std::function<bool(const Json&)>& match);
   void drop();  // closes the TCP connection without a close handshake
 
   // hello with a name; returns the welcome.
