@@ -300,6 +300,17 @@ Parsed parse_client_message(std::string_view text) {
   return parsed;
 }
 
+std::string room_named_by(const ClientMessage& message) {
+  return std::visit(
+      [](const auto& m) -> std::string {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, JoinRoom>) return m.invite.empty() ? m.room : "";
+        else if constexpr (requires { m.room; }) return m.room;
+        else return "";
+      },
+      message);
+}
+
 std::string_view type_name(const ClientMessage& message) {
   static constexpr std::string_view kTypes[] = {
       "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",

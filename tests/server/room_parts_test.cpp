@@ -11,6 +11,7 @@
 #include "commit_gate.hpp"
 #include "game_log.hpp"
 #include "mancala/match.hpp"
+#include "rematch.hpp"
 #include "room_members.hpp"
 
 namespace mancala::server {
@@ -162,6 +163,31 @@ TEST(RoomMembers, APlayerLeavingTakesAllItsConnections) {
   EXPECT_EQ(members.all().size(), 1u);
   EXPECT_EQ(members.remove_all().size(), 1u);
   EXPECT_TRUE(members.empty());
+}
+
+TEST(RematchVotes, ComputerPlayersAgreeAsSoonAsAPersonAsks) {
+  RematchVotes votes;
+  EXPECT_FALSE(votes.refusal());
+  EXPECT_FALSE(votes.ask(2, {0, 3, 0}));  // seat 2 asks; the computer in seat 1 agrees
+  EXPECT_EQ(votes.asked(), (std::vector<int>{1, 2}));
+  EXPECT_FALSE(votes.setting_up());
+  EXPECT_TRUE(votes.ask(0, {0, 3, 0}));
+  EXPECT_TRUE(votes.setting_up());
+  ASSERT_TRUE(votes.refusal());
+  EXPECT_EQ(votes.refusal()->message, "the rematch is being set up; its room follows");
+  votes.set_up("next");
+  EXPECT_EQ(votes.room(), "next");
+  ASSERT_TRUE(votes.refusal());
+  EXPECT_EQ(votes.refusal()->details, (Json{{"rematch", "next"}}));
+}
+
+TEST(RematchVotes, ARematchThatCouldNotBeSetUpStartsTheVotesOver) {
+  RematchVotes votes;
+  EXPECT_TRUE(votes.ask(0, {0, 1}));
+  votes.set_up("");
+  EXPECT_FALSE(votes.refusal());
+  EXPECT_TRUE(votes.asked().empty());
+  EXPECT_EQ(votes.room(), "");
 }
 
 // Stored actions of the kinds a game declares replay without the server naming the game:

@@ -90,7 +90,7 @@ int run_server(const Config& config) {
   if (membership) {
     router = std::make_unique<ClusterRouter>(config.db, membership->process_id(), std::chrono::milliseconds(config.lease_ms),
                                              hub, players, metrics);
-    hub.set_router(router.get());
+    hub.set_other_processes(router.get());
     hub.share_database_with_other_processes();
     hub.restore_rooms([&membership](const std::string& room_id) { return membership->claim(room_id); });
     router->start();
@@ -134,7 +134,7 @@ int run_server(const Config& config) {
   // Only now, with every queued move committed: leave the registry, so the others take our rooms
   // at their next renewal instead of after the lease.
   if (membership) membership->stop();
-  hub.set_router(nullptr);
+  hub.set_other_processes(nullptr);
   router.reset();
   metrics.room_counts = nullptr;
   log_info("stopped");

@@ -1,8 +1,8 @@
 #include "cluster_router.hpp"
 
 #include <cctype>
-#include <sstream>
 
+#include "bus_messages.hpp"
 #include "hub.hpp"
 #include "log.hpp"
 #include "pg_bus.hpp"
@@ -12,21 +12,11 @@ namespace {
 
 const std::string kLobbyChannel = "mancala_lobby";
 
-// Bus messages are a header line of space-separated words (ids never hold spaces), then a
-// newline and a body taken as it is: no escaping of the frames, which are most of the traffic.
-std::pair<std::vector<std::string>, std::string> split_message(const std::string& payload) {
-  const auto newline = payload.find('\n');
-  std::istringstream header(payload.substr(0, newline));
-  std::vector<std::string> words;
-  for (std::string word; header >> word;) words.push_back(std::move(word));
-  return {std::move(words), newline == std::string::npos ? std::string() : payload.substr(newline + 1)};
-}
-
 // A remote client's connection as the owner's rooms see it: frames go back to its process.
 class ProxyConnection final : public Connection {
  public:
   ProxyConnection(std::weak_ptr<PgBus> bus, std::string channel, std::uint64_t number)
-      : bus_(std::move(bus)), channel_(std::move(channel)), header_("frame " + std::to_string(number) + "\n") {}
+      : bus_(std::move(bus)), channel_(std::move(channel)), header_(bus::frame_header(number)) {}
   void send(SharedText text) override {
     if (const auto bus = bus_.lock()) bus->publish(channel_, header_ + *text);
   }
@@ -39,44 +29,7 @@ class ProxyConnection final : public Connection {
   std::string header_;
 };
 
-protocol::SeatView seat_from_json(const Json& j) {
-  protocol::SeatView seat;
-  seat.seat = j.value("seat", 0);
-  if (j["player_id"].is_string()) seat.player_id = j["player_id"];
-  if (j["name"].is_string()) seat.name = j["name"];
-  seat.connected = j.value("connected", false);
-  if (j["bot"].is_number_integer()) seat.bot = j["bot"];
-  seat.grace_until = j.value("grace_until", "");
-  return seat;
-}
-
-// protocol::to_json(RoomSummary) read back (the lobby entries other processes send).
-protocol::RoomSummary summary_from_json(const Json& j) {
-  protocol::RoomSummary summary;
-  summary.id = j.at("id");
-  summary.game = j.at("game");
-  summary.options = j.at("options");
-  summary.status = j.at("status");
-  for (const auto& seat : j.at("seats")) summary.seats.push_back(seat_from_json(seat));
-  summary.spectators = j.value("spectators", 0);
-  summary.time_control = j.value("time_control", Json());
-  if (j.contains("host") && j["host"].is_string()) summary.host = j["host"];
-  summary.created = j.value("created", "");
-  return summary;
-}
-
 }  // namespace
-
-std::string room_named_by(const protocol::ClientMessage& message) {
-  return std::visit(
-      [](const auto& m) -> std::string {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, protocol::JoinRoom>) return m.invite.empty() ? m.room : "";
-        else if constexpr (requires { m.room; }) return m.room;
-        else return "";
-      },
-      message);
-}
 
 std::string channel_of_process(const std::string& process_id) {
   std::string name;
@@ -149,11 +102,11 @@ void ClusterRouter::forget_dead_processes() {
   if (!orphans.empty()) log_info("remote_clients_dropped", {{"clients", orphans.size()}, {"why", "their process died"}});
 }
 
-void ClusterRouter::start() { publish(kLobbyChannel, "hello " + process_id_); }
+void ClusterRouter::start() { publish(kLobbyChannel, bus::LobbyHello{process_id_}); }
 
-void ClusterRouter::publish(const std::string& channel, std::string payload) {
+void ClusterRouter::publish(const std::string& channel, const bus::Message& message) {
   try {
-    bus_->publish(channel, std::move(payload));
+    bus_->publish(channel, bus::write(message));
   } catch (const std::exception& e) {
     log_error("bus_publish_failed", {{"channel", channel}, {"message", e.what()}});
   }
@@ -165,8 +118,8 @@ bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage&
   const auto owner = owner_of(room);
   if (!owner || *owner == process_id_) return false;
   const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
-  publish(channel_of_process(*owner), "req " + process_id_ + " " + std::to_string(number) + " " + caller.player->id +
-                                          "\n" + protocol::write_client_message(caller.id, message));
+  publish(channel_of_process(*owner),
+          bus::Request{process_id_, number, caller.player->id, protocol::write_client_message(caller.id, message)});
   return true;
 }
 
@@ -234,7 +187,7 @@ void ClusterRouter::attach_remote_rooms(const std::shared_ptr<Connection>& conne
 
 void ClusterRouter::send_attach(const std::string& owner, std::uint64_t number, const PlayerRef& player,
                                 const std::string& room) {
-  publish(channel_of_process(owner), "attach " + process_id_ + " " + std::to_string(number) + " " + player->id + " " + room);
+  publish(channel_of_process(owner), bus::Attach{process_id_, number, player->id, room});
 }
 
 void ClusterRouter::connection_closed(const std::shared_ptr<Connection>& connection) {
@@ -248,20 +201,17 @@ void ClusterRouter::connection_closed(const std::shared_ptr<Connection>& connect
     by_number_.erase(client.number);
   }
   for (const auto& owner : client.owners)
-    if (owner != process_id_) publish(channel_of_process(owner), "gone " + process_id_ + " " + std::to_string(client.number));
+    if (owner != process_id_) publish(channel_of_process(owner), bus::Gone{process_id_, client.number});
 }
 
 // ---- owner side ---------------------------------------------------------------------------
 
 void ClusterRouter::publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) {
-  publish(kLobbyChannel, "summary " + process_id_ + " " + room_id + "\n" + (summary ? protocol::to_json(*summary).dump() : ""));
+  publish(kLobbyChannel, bus::Summary{process_id_, room_id, summary});
 }
 
 void ClusterRouter::announce_taken(const std::vector<std::string>& room_ids) {
-  if (room_ids.empty()) return;
-  std::string body;
-  for (const auto& id : room_ids) body += id + " ";
-  publish(kLobbyChannel, "taken " + process_id_ + "\n" + body);
+  if (!room_ids.empty()) publish(kLobbyChannel, bus::Taken{process_id_, room_ids});
 }
 
 std::shared_ptr<Connection> ClusterRouter::proxy_for(const std::string& from, std::uint64_t number) {
@@ -286,24 +236,32 @@ PlayerRef ClusterRouter::player_by_id(const std::string& player_id) {
 // ---- the bus ------------------------------------------------------------------------------
 
 void ClusterRouter::on_message(const std::string&, const std::string& payload) {
-  const auto [words, body] = split_message(payload);
-  if (words.size() < 2) return log_warn("bus_message_unreadable", {{"start", payload.substr(0, 80)}});
-  const std::string& kind = words[0];
-  const std::string& from = words[1];
-  const auto number = [&] { return std::stoull(words.at(2)); };
-  if (kind == "frame") return on_frame(std::stoull(words[1]), body);
-  if (from == process_id_) return;  // our own lobby messages come back to us
-  if (kind == "req") return on_request(from, number(), words.at(3), body);
-  if (kind == "attach") return on_attach(from, number(), words.at(3), words.at(4));
-  if (kind == "gone") return on_gone(from, number());
-  if (kind == "summary") return on_summary(from, words.at(2), body);
-  if (kind == "hello") return on_lobby_hello(from);
-  if (kind == "taken") {
-    const auto [rooms, rest] = split_message(body);
-    return on_taken(from, rooms);
+  bus::Message message;
+  try {
+    message = bus::read(payload);
+  } catch (const std::exception& e) {
+    return log_warn("bus_message_unreadable", {{"start", payload.substr(0, 80)}, {"message", e.what()}});
   }
-  log_warn("bus_message_unknown", {{"kind", kind}});
+  if (const auto* frame = std::get_if<bus::Frame>(&message)) return on_frame(frame->number, frame->text);
+  std::visit(
+      [this](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (!std::is_same_v<T, bus::Frame>) {
+          if (m.from == process_id_) return;  // our own lobby messages come back to us
+          on(m);
+        }
+      },
+      message);
 }
+
+void ClusterRouter::on(const bus::Request& m) { on_request(m.from, m.number, m.player_id, m.text); }
+void ClusterRouter::on(const bus::Attach& m) { on_attach(m.from, m.number, m.player_id, m.room); }
+void ClusterRouter::on(const bus::Gone& m) { on_gone(m.from, m.number); }
+void ClusterRouter::on(const bus::Summary& m) { hub_.remote_summary(m.room, m.entry); }
+void ClusterRouter::on(const bus::LobbyHello&) {
+  for (const auto& [room, summary] : hub_.local_listings()) publish_summary(room, summary);
+}
+void ClusterRouter::on(const bus::Taken& m) { on_taken(m.from, m.rooms); }
 
 void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
   std::shared_ptr<Connection> connection;
@@ -345,15 +303,6 @@ void ClusterRouter::on_gone(const std::string& from, std::uint64_t number) {
     proxies_.erase(it);
   }
   hub_.disconnected(proxy);  // its rooms hear that the player left, as for a local client
-}
-
-void ClusterRouter::on_summary(const std::string&, const std::string& room, const std::string& body) {
-  if (body.empty()) return hub_.remote_summary(room, std::nullopt);
-  hub_.remote_summary(room, summary_from_json(Json::parse(body)));
-}
-
-void ClusterRouter::on_lobby_hello(const std::string&) {
-  for (const auto& [room, summary] : hub_.local_listings()) publish_summary(room, summary);
 }
 
 void ClusterRouter::on_taken(const std::string& from, const std::vector<std::string>& rooms) {

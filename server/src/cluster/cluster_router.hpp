@@ -33,6 +33,8 @@
 #include <vector>
 
 #include "connection.hpp"
+#include "bus_messages.hpp"
+#include "other_processes.hpp"
 #include "pg_connection.hpp"
 
 namespace mancala::server {
@@ -40,13 +42,10 @@ namespace mancala::server {
 class Hub;
 class PgBus;
 
-// The room a client message names ("" for none; a join by invite names its room only once the
-// invite is resolved).
-std::string room_named_by(const protocol::ClientMessage& message);
 // The bus channel a process listens on: a valid, lower-case PostgreSQL identifier.
 std::string channel_of_process(const std::string& process_id);
 
-class ClusterRouter {
+class ClusterRouter final : public OtherProcesses {
  public:
   // Connects to `url` (a lookup connection and the bus's two). Throws SqlError. Looks for dead
   // processes every `lease`.
@@ -59,20 +58,14 @@ class ClusterRouter {
   // Asks the other processes for their lobby entries (once this one is ready to list them).
   void start();
 
-  // Client side. Sends the message to the live process that owns `room`; false when nobody
-  // owns it, or this process does (the hub answers it then). Throws when its owner is dead and
-  // not yet replaced, or the database cannot be read (the hub answers `internal`: try again).
-  bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room);
-  // The room an invite opens, from the database ("" when none is open).
-  std::string room_of_invite(const std::string& invite);
-  // After hello: the player's unfinished rooms owned by other processes send him their `room`.
-  void attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player);
-  void connection_closed(const std::shared_ptr<Connection>& connection);
-
-  // Owner side: a local public room's lobby entry changed (nullopt: it left the lobby).
-  void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary);
-  // Rooms this process just took over from a dead one, now rebuilt here.
-  void announce_taken(const std::vector<std::string>& room_ids);
+  // OtherProcesses (other_processes.hpp): the client side looks up a room's or an invite's
+  // owner in the database; the owner side mirrors lobby entries and take-overs on the bus.
+  bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) override;
+  std::string room_of_invite(const std::string& invite) override;
+  void attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) override;
+  void connection_closed(const std::shared_ptr<Connection>& connection) override;
+  void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) override;
+  void announce_taken(const std::vector<std::string>& room_ids) override;
 
  private:
   struct RemoteClient {  // a client of this process talking to rooms of others
@@ -83,14 +76,18 @@ class ClusterRouter {
   };
 
   void on_message(const std::string& channel, const std::string& payload);
+  void on(const bus::Request& message);
+  void on(const bus::Attach& message);
+  void on(const bus::Gone& message);
+  void on(const bus::Summary& message);
+  void on(const bus::LobbyHello& message);
+  void on(const bus::Taken& message);
   void on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
                   const std::string& text);
   void on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,
                  const std::string& room);
   void on_gone(const std::string& from, std::uint64_t number);
   void on_frame(std::uint64_t number, const std::string& text);
-  void on_summary(const std::string& from, const std::string& room, const std::string& body);
-  void on_lobby_hello(const std::string& from);
   void on_taken(const std::string& from, const std::vector<std::string>& rooms);
 
   // Client side: the client's entry (made on first use) with the room and its owner noted.
@@ -103,7 +100,7 @@ class ClusterRouter {
   // Owner side: the proxy of a client of `from`, made on first use.
   std::shared_ptr<Connection> proxy_for(const std::string& from, std::uint64_t number);
   PlayerRef player_by_id(const std::string& player_id);
-  void publish(const std::string& channel, std::string payload);
+  void publish(const std::string& channel, const bus::Message& message);
   void sweep_dead_processes_every(std::chrono::milliseconds interval);
   void forget_dead_processes();
 

@@ -1,31 +1,35 @@
 #pragma once
 // The shared state of the server (Beast's websocket-chat-multi calls it shared_state): who is
-// connected, which rooms exist, the lobby and its watchers. It routes each request to its room
-// and answers the ones that need no room. Its maps are guarded by one mutex, held only for
-// lookups and updates, never across I/O or a room's work.
-#include <map>
+// connected and which rooms exist. It routes each request to its room (or to the process that
+// owns it) and answers the ones that need no room. Its parts are classes of their own: the
+// rooms by id, invite and seated player (room_index.hpp), the lobby (lobby.hpp), the checks of
+// a new room (room_plan.hpp) and the rebuilding of stored rooms (room_restorer.hpp). Each
+// guards its maps with its own mutex, held only for lookups and updates, never across I/O or
+// a room's work.
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "connection.hpp"
+#include "lobby.hpp"
 #include "net.hpp"
+#include "other_processes.hpp"
 #include "reader_pool.hpp"
 #include "room.hpp"
+#include "room_host.hpp"
+#include "room_index.hpp"
 #include "time_source.hpp"
 
 namespace mancala::server {
 
 class BotPool;
-class ClusterRouter;
 class Storage;
 class PlayerDirectory;
 
-class Hub {
+class Hub final : public RoomHost {
  public:
   Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metrics& metrics,
       BotPool& bot_pool);
@@ -54,12 +58,12 @@ class Hub {
   // queued; it may run on any thread.
   void hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
              const protocol::Hello& hello, std::function<void(PlayerRef)> done);
-  // Every other message of a connection that said hello. With a router, a message for a room
-  // another process owns goes there.
+  // Every other message of a connection that said hello. With other processes, a message for a
+  // room another process owns goes there.
   void handle(Caller caller, protocol::ClientMessage message);
 
-  // Several processes (cluster_router.hpp): set before restore_rooms and listening.
-  void set_router(ClusterRouter* router) { router_ = router; }
+  // Several processes (other_processes.hpp): set before restore_rooms and listening.
+  void set_other_processes(OtherProcesses* others) { others_ = others; }
   // A message for this process's rooms from a client of another (never forwarded again).
   void handle_here(Caller caller, protocol::ClientMessage message);
   // A seated player's connection on another process, back in the room (as after hello here).
@@ -73,14 +77,12 @@ class Hub {
   void disconnected(const std::shared_ptr<Connection>& connection);
   void close_all(CloseCode code);
 
-  // Called by rooms.
-  void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
-  void seat_index(const std::string& player_id, const std::string& room_id, bool seated);
-  void forget(const std::string& room_id);
-  // Creates the rematch of the finished game `old` (see rematch.hpp) and makes `members` its
-  // members; `done` gets the new room's id, or "" when it could not be stored.
+  // RoomHost (room_host.hpp): what rooms ask of the hub.
+  void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) override;
+  void seat_index(const std::string& player_id, const std::string& room_id, bool seated) override;
+  void forget(const std::string& room_id) override;
   void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
-                      std::vector<Caller> members, std::function<void(std::string)> done);
+                      std::vector<Caller> members, std::function<void(std::string)> done) override;
 
   RoomCounts room_counts() const;
 
@@ -94,30 +96,16 @@ class Hub {
   std::shared_ptr<Room> restore_room(const StoredGame& stored, const std::string& last_alive);
   // A player another process created after this one loaded its players (null if none).
   PlayerRef load_player_by_token(const std::string& token);
-  void load_missing_players(const StoredGame& stored);
   // Sends the room to its seated players connected here (after a take-over).
   void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);
-  bool reserve_room_for(const std::string& player_id);  // false at the cap
-  // The creation reserve_room_for allowed is over; `created_room` is null when it failed.
-  void end_reservation(const std::string& player_id, const std::string* created_room);
   void sweep_expired_rooms();
   void join_room(Caller caller, const protocol::JoinRoom& join);
-  void watch_lobby(const Caller& caller);
-  std::shared_ptr<Room> find_room(const std::string& id) const;
-  void add_room(const std::shared_ptr<Room>& room);
-  std::vector<protocol::RoomSummary> lobby() const;
-  // Puts the entry in the lobby (nullopt: takes it out): whether it changed, and whether
-  // watchers must hear of it.
-  struct ListingChange {
-    bool entry = false;
-    bool tell_watchers = false;
-  };
-  ListingChange list(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
+  std::shared_ptr<Room> find_room(const std::string& id) const { return rooms_.find(id); }
+  // A new or rebuilt room joins the hub: found by its id and invite, and by its seated players.
+  void add_room(const std::shared_ptr<Room>& room, const std::vector<PlayerRef>& seated);
   // The room a message names, resolving an invite this process does not know ("" for none).
   std::string room_for_routing(const protocol::ClientMessage& message) const;
-  void schedule_lobby_broadcast();
-  void broadcast_lobby();
   Room::Services services();
   std::function<void(bool)> on_io(std::function<void(bool)> then);  // a write's completion, posted
 
@@ -129,31 +117,20 @@ class Hub {
   BotPool& bot_pool_;
   TimeSource time_;
   bool shared_database_ = false;
-  ClusterRouter* router_ = nullptr;
+  OtherProcesses* others_ = nullptr;
+  Lobby lobby_;
 
-  mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
-  std::unordered_map<std::string, std::string> invites_;                  // invite -> room id
-  std::unordered_map<std::string, std::set<std::string>> seated_rooms_;  // player -> rooms
-  std::unordered_map<std::string, std::set<std::string>> created_rooms_;  // player -> rooms
-  std::unordered_map<std::string, std::string> creator_of_;              // room -> player
-  std::unordered_map<std::string, int> rooms_being_created_;             // player -> count
-  std::map<std::string, std::pair<std::uint64_t, protocol::RoomSummary>> listed_;  // id -> (order, summary)
-  std::uint64_t next_listing_ = 0;
+  RoomIndex<Room> rooms_;
+
+  mutable std::mutex mutex_;  // the two maps of connections below
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
-  std::unordered_map<const Connection*, std::weak_ptr<Connection>> lobby_watchers_;
   // Several processes: who said hello on which connection, so that a room taken over from a
   // dead process reaches its players who reconnected here before the take-over.
   std::unordered_map<const Connection*, std::pair<std::weak_ptr<Connection>, PlayerRef>> hello_players_;
 
-  // Lobby broadcasts are coalesced: changes within kLobbyDelay go out as one `rooms` message.
-  Strand lobby_strand_;
-  net::steady_timer lobby_timer_;
-  bool lobby_scheduled_ = false;  // on lobby_strand_
-  std::string last_lobby_text_;    // on lobby_strand_
-
-  net::steady_timer expiry_timer_;  // on lobby_strand_
-  net::steady_timer alive_timer_;   // on lobby_strand_
+  Strand timer_strand_;             // the two timers below
+  net::steady_timer expiry_timer_;
+  net::steady_timer alive_timer_;
   std::chrono::seconds waiting_room_ttl_{0};
 };
 

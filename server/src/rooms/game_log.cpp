@@ -81,4 +81,24 @@ Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions)
   return states;
 }
 
+std::vector<protocol::Update> updates_between(const GameMeta& meta, const std::vector<StoredAction>& actions,
+                                              std::int64_t since, std::int64_t until) {
+  std::vector<protocol::Update> updates;
+  replay(meta, actions, [&](const Match& match, const StoredAction& action) {
+    if (action.version > since && action.version <= until) updates.push_back(make_update(meta.id, action, match));
+  });
+  return updates;
+}
+
+std::optional<protocol::Update> stored_update_of(const GameMeta& meta, std::vector<StoredAction> actions,
+                                                 const protocol::Move& move, int seat) {
+  const auto applied = static_cast<std::size_t>(move.expected_version);  // index of version+1
+  if (move.expected_version < 0 || applied >= actions.size()) return std::nullopt;
+  const StoredAction& action = actions[applied];
+  if (action.kind != "move" || action.seat != seat || action.tokens != move.tokens) return std::nullopt;
+  actions.resize(applied + 1);
+  const Match then = replay(meta, actions);
+  return make_update(meta.id, actions.back(), then);
+}
+
 }  // namespace mancala::server

@@ -2,11 +2,14 @@
 // Replaying stored actions through the engine: rebuilding a room after a restart, the updates
 // of `sync`, the record and the positions of the history API. Written once, so every one of
 // them sees exactly the same game.
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "mancala/match.hpp"
+#include "mancala/protocol/client_messages.hpp"
 #include "mancala/protocol/server_messages.hpp"
 #include "stored_game.hpp"
 
@@ -25,6 +28,15 @@ Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
 
 // The update of a stored action, with the state of `match` right after it.
 protocol::Update make_update(std::string_view room, const StoredAction& action, const Match& match);
+
+// `sync`'s answer: the updates after version `since` up to and including `until`.
+std::vector<protocol::Update> updates_between(const GameMeta& meta, const std::vector<StoredAction>& actions,
+                                              std::int64_t since, std::int64_t until);
+
+// A move sent again by a client that lost the reply (`expected_version` already played, by the
+// same seat with the same tokens): the stored update it caused. Nullopt for any other move.
+std::optional<protocol::Update> stored_update_of(const GameMeta& meta, std::vector<StoredAction> actions,
+                                                 const protocol::Move& move, int seat);
 
 // The game record of notation.md with the annotations of the history API (see
 // protocol/README.md): replaying it with Match::from_record reproduces every position.

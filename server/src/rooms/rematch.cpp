@@ -42,4 +42,26 @@ RematchSetup rematch_setup(const GameMeta& old, const std::vector<PlayerRef>& pl
   return out;
 }
 
+std::optional<protocol::Error> RematchVotes::refusal() const {
+  if (!room_.empty())
+    return protocol::Error{protocol::Code::not_allowed, "the rematch has started already, in room " + room_,
+                           {{"rematch", room_}}};
+  if (setting_up_) return protocol::Error{protocol::Code::not_allowed, "the rematch is being set up; its room follows", {}};
+  return std::nullopt;
+}
+
+bool RematchVotes::ask(int seat, const std::vector<int>& bot_levels) {
+  asked_.insert(seat);
+  for (int i = 0; i < static_cast<int>(bot_levels.size()); ++i)
+    if (bot_levels[static_cast<std::size_t>(i)] > 0) asked_.insert(i);
+  setting_up_ = asked_.size() == bot_levels.size();
+  return setting_up_;
+}
+
+void RematchVotes::set_up(const std::string& room_id) {
+  setting_up_ = false;
+  room_ = room_id;
+  if (room_id.empty()) asked_.clear();
+}
+
 }  // namespace mancala::server

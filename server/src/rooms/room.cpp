@@ -4,7 +4,6 @@
 #include <ctime>
 
 #include "game_log.hpp"
-#include "hub.hpp"
 #include "log.hpp"
 #include "random.hpp"
 #include "reader_pool.hpp"
@@ -41,15 +40,6 @@ SystemTime parse_utc(const std::string& text) {
 }
 
 }  // namespace
-
-std::string_view to_string(RoomStatus status) {
-  switch (status) {
-    case RoomStatus::waiting: return "waiting";
-    case RoomStatus::playing: return "playing";
-    case RoomStatus::finished: return "finished";
-  }
-  return "waiting";
-}
 
 Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
            std::vector<PlayerRef> players, const Json& clock_view)
@@ -221,8 +211,8 @@ void Room::expire_if_created_before(SystemTime cutoff) {
            [this](bool deleted) {
              if (!deleted) log_warn("expired_room_not_deleted", {{"room", meta_.id}});
              for (const auto& seat : seats_)
-               if (seat) services_.hub.seat_index(seat->id, meta_.id, false);
-             services_.hub.forget(meta_.id);
+               if (seat) services_.host.seat_index(seat->id, meta_.id, false);
+             services_.host.forget(meta_.id);
              send_to_members(std::make_shared<const std::string>(protocol::write_error(
                  {}, {Code::room_expired, "room " + meta_.id + " waited too long for its players and was removed",
                       Json{{"room", meta_.id}}})));
@@ -288,7 +278,7 @@ void Room::take_seat(const Caller& caller, int seat) {
       [this, caller, seat, started_at](bool committed) {
         if (!committed) return caller.fail(Code::internal, "the seat could not be stored; try again");
         fill_seat(seat, caller.player, started_at);
-        services_.hub.seat_index(caller.player->id, meta_.id, true);
+        services_.host.seat_index(caller.player->id, meta_.id, true);
         add_member(caller, seat);
         reply_room(caller);
         send_room_to_others(caller.connection.get());
@@ -346,7 +336,7 @@ void Room::do_leave(const Caller& caller) {
          [this, caller, seat = *seat](bool committed) {
            if (!committed) return caller.fail(Code::internal, "the seat could not be freed; try again");
            seats_[static_cast<std::size_t>(seat)] = nullptr;
-           services_.hub.seat_index(caller.player->id, meta_.id, false);
+           services_.host.seat_index(caller.player->id, meta_.id, false);
            send_room_to_others(nullptr);
            publish();
            // The hub forgets an emptied room before the caller hears `ok`: a create_room sent
@@ -371,10 +361,10 @@ void Room::forget_if_idle() {
   const bool nobody_seated = !persons_seated();  // computer players do not keep a room alive
   if (status() == RoomStatus::finished) {
     forgotten_ = true;  // stays in the database for the history API
-    services_.hub.forget(meta_.id);
+    services_.host.forget(meta_.id);
   } else if (status() == RoomStatus::waiting && nobody_seated) {
     forgotten_ = true;  // a room nobody sits in or watches is of no use to anyone
-    services_.hub.forget(meta_.id);
+    services_.host.forget(meta_.id);
     services_.storage.delete_game(meta_.id, [id = meta_.id](bool deleted) {
       if (!deleted) log_warn("empty_room_not_deleted", {{"room", id}});
     });
@@ -458,15 +448,9 @@ void Room::read_stored(const Caller& caller, std::function<void(const GameMeta&,
 
 void Room::resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat) {
   read_stored(caller, [caller, move, seat, version = version_](const GameMeta& meta, Storage& storage) {
-    auto actions = storage.load_actions(meta.id);
-    const auto applied = static_cast<std::size_t>(move.expected_version);  // index of version+1
-    if (applied < actions.size() && actions[applied].kind == "move" && actions[applied].seat == seat &&
-        actions[applied].tokens == move.tokens) {
-      // The same move again (a client that lost the reply): the stored update, to it alone.
-      actions.resize(applied + 1);
-      const Match then = replay(meta, actions);
-      return caller.reply(protocol::write_update(caller.id, make_update(meta.id, actions.back(), then)));
-    }
+    // The same move again (a client that lost the reply): the stored update, to it alone.
+    if (const auto update = stored_update_of(meta, storage.load_actions(meta.id), move, seat))
+      return caller.reply(protocol::write_update(caller.id, *update));
     caller.fail(Code::stale_version,
                 "expected_version " + std::to_string(move.expected_version) + " is not the current version " +
                     std::to_string(version) + "; sync first",
@@ -516,12 +500,7 @@ void Room::do_sync(const Caller& caller, std::int64_t since) {
   if (since >= version_) return caller.reply(protocol::write_updates(caller.id, meta_.id, {}));
   // The updates up to this version, as of this request; later ones reach the caller as updates.
   read_stored(caller, [caller, since, until = version_](const GameMeta& meta, Storage& storage) {
-    std::vector<protocol::Update> updates;
-    replay(meta, storage.load_actions(meta.id), [&](const Match& match, const StoredAction& action) {
-      if (action.version > since && action.version <= until)
-        updates.push_back(make_update(meta.id, action, match));
-    });
-    caller.reply(protocol::write_updates(caller.id, meta.id, updates));
+    caller.reply(protocol::write_updates(caller.id, meta.id, updates_between(meta, storage.load_actions(meta.id), since, until)));
   });
 }
 
@@ -592,7 +571,7 @@ void Room::after_update(const StoredAction& action) {
     clock_.cancel();
     race_.cancel();
     for (std::size_t i = 0; i < seats_.size(); ++i)
-      if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) services_.hub.seat_index(seats_[i]->id, meta_.id, false);
+      if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) services_.host.seat_index(seats_[i]->id, meta_.id, false);
     log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
     publish();
     return forget_if_idle();
@@ -711,21 +690,21 @@ void Room::do_rematch(const Caller& caller) {
   if (!seat) return caller.fail(Code::not_a_player, "only the players of this game may ask for a rematch");
   if (status() != RoomStatus::finished)
     return caller.fail(Code::not_allowed, "the game is not over; a rematch can be asked for once it has ended");
-  if (!rematch_room_.empty())
-    return caller.fail(Code::not_allowed, "the rematch has started already, in room " + rematch_room_,
-                       {{"rematch", rematch_room_}});
-  if (rematch_starting_) return caller.fail(Code::not_allowed, "the rematch is being set up; its room follows");
+  if (auto refusal = rematch_.refusal()) return caller.fail(refusal->code, refusal->message, refusal->details);
   if (const auto gone = person_who_left())
     return caller.fail(Code::not_allowed, seats_[static_cast<std::size_t>(*gone)]->name +
                                               " has left the room, so nobody would play the rematch with you; "
                                               "start a new game from the lobby");
-  rematch_asked_.insert(*seat);
-  for (int i = 0; i < static_cast<int>(seats_.size()); ++i)
-    if (bots_.level(i) > 0) rematch_asked_.insert(i);  // computer players agree at once
+  const bool everyone = rematch_.ask(*seat, bot_levels());
   caller.ok();
-  send_to_members(std::make_shared<const std::string>(
-      protocol::write_rematch(meta_.id, std::vector<int>(rematch_asked_.begin(), rematch_asked_.end()))));
-  if (rematch_asked_.size() == seats_.size()) start_rematch();
+  send_to_members(std::make_shared<const std::string>(protocol::write_rematch(meta_.id, rematch_.asked())));
+  if (everyone) start_rematch();
+}
+
+std::vector<int> Room::bot_levels() const {
+  std::vector<int> levels;
+  for (int i = 0; i < static_cast<int>(seats_.size()); ++i) levels.push_back(bots_.level(i));
+  return levels;
 }
 
 std::optional<int> Room::person_who_left() const {
@@ -735,18 +714,13 @@ std::optional<int> Room::person_who_left() const {
 }
 
 void Room::start_rematch() {
-  rematch_starting_ = true;
+  const std::vector<int> levels = bot_levels();
   std::vector<PlayerRef> players;
-  std::vector<int> levels;
-  for (int i = 0; i < static_cast<int>(seats_.size()); ++i) {
-    const bool bot = bots_.level(i) > 0;
-    players.push_back(bot ? nullptr : seats_[static_cast<std::size_t>(i)]);
-    levels.push_back(bots_.level(i));
-  }
+  for (std::size_t i = 0; i < seats_.size(); ++i) players.push_back(levels[i] > 0 ? nullptr : seats_[i]);
   std::vector<Caller> members;
   for (const auto& m : members_.all())
     members.push_back(Caller{m.connection, m.player, {}, std::chrono::steady_clock::now(), &services_.metrics});
-  services_.hub.create_rematch(meta_, std::move(players), std::move(levels), std::move(members),
+  services_.host.create_rematch(meta_, std::move(players), std::move(levels), std::move(members),
                                [weak = weak_from_this()](std::string room_id) {
                                  if (const auto self = weak.lock())
                                    self->serially(std::nullopt, [self, room_id] { self->rematch_started(room_id); });
@@ -754,14 +728,12 @@ void Room::start_rematch() {
 }
 
 void Room::rematch_started(const std::string& room_id) {
-  rematch_starting_ = false;
+  rematch_.set_up(room_id);
   if (room_id.empty()) {
-    rematch_asked_.clear();
     send_to_members(std::make_shared<const std::string>(protocol::write_error(
         {}, {Code::internal, "the rematch could not be set up; ask for it again", Json{{"room", meta_.id}}})));
     return;
   }
-  rematch_room_ = room_id;
   send_room_to_others(nullptr);  // the old room's message now names the rematch
 }
 
@@ -854,7 +826,7 @@ protocol::RoomView Room::view(bool with_invite) const {
     out.state = match_.state();
     out.state["clock"] = out.clock;
   }
-  out.rematch = rematch_room_;
+  out.rematch = rematch_.room();
   return out;
 }
 
@@ -888,7 +860,7 @@ void Room::publish() {
   const bool listed = !meta_.is_private && !forgotten_ &&
                       (status() == RoomStatus::playing ||
                        (status() == RoomStatus::waiting && has_free_seat));
-  services_.hub.publish(meta_.id, listed ? std::optional(summary()) : std::nullopt);
+  services_.host.publish(meta_.id, listed ? std::optional(summary()) : std::nullopt);
 }
 
 }  // namespace mancala::server

@@ -19,26 +19,26 @@
 #include "connection.hpp"
 #include "mancala/match.hpp"
 #include "net.hpp"
+#include "rematch.hpp"
 #include "room_clock.hpp"
+#include "room_host.hpp"
 #include "room_members.hpp"
+#include "room_status.hpp"
 #include "stored_game.hpp"
 #include "time_source.hpp"
 
 namespace mancala::server {
 
 class BotPool;
-class Hub;
 class ReaderPool;
 class Storage;
 
-enum class RoomStatus { waiting, playing, finished };
-std::string_view to_string(RoomStatus status);
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
   struct Services {
     net::io_context& io;
-    Hub& hub;
+    RoomHost& host;  // the hub, as far as a room may see it
     Storage& storage;
     Metrics& metrics;
     BotPool& bot_pool;
@@ -104,6 +104,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_add_bot(const Caller& caller, const protocol::BotSeat& bot);
   void do_rematch(const Caller& caller);
   std::optional<int> person_who_left() const;  // a seated person with no connection here
+  std::vector<int> bot_levels() const;  // each seat's computer player's level, 0 for a person
   void start_rematch();
   void rematch_started(const std::string& room_id);  // empty: it could not be created
   // The clock: wake the room when the running seat's time runs out, and commit the timeout.
@@ -170,9 +171,7 @@ class Room : public std::enable_shared_from_this<Room> {
   net::steady_timer claim_timer_;
   bool forgotten_ = false;
   RoomClock clock_;
-  std::set<int> rematch_asked_;  // seats that asked for a rematch (computer players at once)
-  bool rematch_starting_ = false;
-  std::string rematch_room_;     // the rematch's room, once created
+  RematchVotes rematch_;
 };
 
 }  // namespace mancala::server

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sha256.hpp"
-#include "storage.hpp"
+#include "stored_game.hpp"
 
 namespace mancala::server {
 

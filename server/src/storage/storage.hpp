@@ -18,12 +18,6 @@ namespace mancala::server {
 
 class Histogram;
 
-struct StoredPlayer {
-  std::string id;
-  std::string name;
-  std::string token_hash;  // hex SHA-256 of the token
-};
-
 struct GameQuery {
   std::optional<std::string> player_name;
   std::optional<std::string> game;

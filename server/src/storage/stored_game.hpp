@@ -1,6 +1,6 @@
 #pragma once
-// A game as the database holds it: who set it up how, who sits where, and every committed
-// action in order. Rooms are rebuilt from this after a restart and the history API reads it.
+// A player and a game as the database holds them: for a game, who set it up how, who sits
+// where, and every committed action in order. Rooms are rebuilt from this after a restart and the history API reads it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,6 +9,12 @@
 #include "mancala/game.hpp"
 
 namespace mancala::server {
+
+struct StoredPlayer {
+  std::string id;
+  std::string name;
+  std::string token_hash;  // hex SHA-256 of the token
+};
 
 struct StoredSeat {
   int seat = 0;

@@ -129,6 +129,10 @@ Parsed parse_client_message(std::string_view text);
 // characters. Returns the trimmed name or a bad_name error.
 std::variant<std::string, Error> check_name(std::string_view name);
 
+// The room a message names ("" for none; a join by invite names its room only once the invite
+// is resolved).
+std::string room_named_by(const ClientMessage& message);
+
 // The message's `type` as written on the wire (for logs and metrics).
 std::string_view type_name(const ClientMessage& message);
 

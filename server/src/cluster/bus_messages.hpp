@@ -1,0 +1,65 @@
+#pragma once
+// The messages server processes send each other over the bus (pg_bus.hpp), typed in this one
+// place (as lila-ws types its LilaIn/LilaOut): the router builds and reads these structs and
+// never compares a string of the wire. On the wire a message is a header line of words (the
+// kind, then ids, which never hold spaces), a newline, and a body taken as it is, so frames,
+// most of the traffic, are not escaped.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "mancala/protocol/server_messages.hpp"
+
+namespace mancala::server::bus {
+
+// A frame for client `number` of the receiving process, from a room of the sender.
+struct Frame {
+  std::uint64_t number = 0;
+  std::string text;
+};
+// A client message for a room the receiver owns, from client `number` of process `from`.
+struct Request {
+  std::string from;
+  std::uint64_t number = 0;
+  std::string player_id;
+  std::string text;  // the client message as the client wrote it
+};
+// Client `number` of `from` sits in `room`: the owner makes it a member again.
+struct Attach {
+  std::string from;
+  std::uint64_t number = 0;
+  std::string player_id;
+  std::string room;
+};
+// Client `number` of `from` closed: the rooms of the receiver drop it.
+struct Gone {
+  std::string from;
+  std::uint64_t number = 0;
+};
+// A public room's lobby entry on process `from` (none: it left the lobby).
+struct Summary {
+  std::string from;
+  std::string room;
+  std::optional<protocol::RoomSummary> entry;
+};
+// A process started: the others send their lobby entries again.
+struct LobbyHello {
+  std::string from;
+};
+// Process `from` took these rooms over from a dead one.
+struct Taken {
+  std::string from;
+  std::vector<std::string> rooms;
+};
+
+using Message = std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken>;
+
+std::string write(const Message& message);
+// The header of a Frame for client `number`: a proxy writes it once and appends each frame.
+std::string frame_header(std::uint64_t number);
+// Throws std::invalid_argument (with what is wrong) for a payload that is not a message.
+Message read(const std::string& payload);
+
+}  // namespace mancala::server::bus

@@ -1,0 +1,34 @@
+#pragma once
+// What the hub asks of the other server processes that share its database (the cluster layer
+// implements it over the bus; a single process has none). Six calls, and nothing of the bus,
+// the registry or PostgreSQL shows through them.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "connection.hpp"
+#include "mancala/protocol/client_messages.hpp"
+
+namespace mancala::server {
+
+class OtherProcesses {
+ public:
+  virtual ~OtherProcesses() = default;
+
+  // Sends the message to the live process that owns `room`; false when nobody owns it, or this
+  // process does (the hub answers it then). Throws when its owner is dead and not yet replaced,
+  // or the owner cannot be looked up (the hub answers: try again).
+  virtual bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) = 0;
+  // The room an invite opens on another process ("" when none is open).
+  virtual std::string room_of_invite(const std::string& invite) = 0;
+  // After hello: the player's unfinished rooms owned by other processes send him their `room`.
+  virtual void attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) = 0;
+  virtual void connection_closed(const std::shared_ptr<Connection>& connection) = 0;
+  // A local public room's lobby entry changed (nullopt: it left the lobby).
+  virtual void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) = 0;
+  // Rooms this process just took over from a dead one, now rebuilt here.
+  virtual void announce_taken(const std::vector<std::string>& room_ids) = 0;
+};
+
+}  // namespace mancala::server
