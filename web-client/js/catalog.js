@@ -3,7 +3,7 @@
 // only source of option names, defaults, choices and help in the client; the room form and the
 // room cards are drawn from it (options.js), never from a copy kept here.
 
-let games = null;            // Map id -> {id, name, min_players, max_players, options: [{name, …}]}
+let games = null;            // Map id -> {id, name, min_players, max_players, options: [{name, …}], …}
 
 // Fetches the catalog once; later calls reuse it. Rejects when the server cannot be reached.
 export async function loadCatalog() {
@@ -25,3 +25,14 @@ export const catalogLoaded = () => games !== null;
 export const gameIds = () => (games ? [...games.keys()] : []);
 
 export const gameType = (id) => games?.get(id) ?? null;
+
+export const gameName = (id) => gameType(id)?.name ?? id;
+
+// How many seats a room of this game has: its `players` option (or that option's default),
+// else the game's player count.
+export function seatCount(game, options) {
+  const type = gameType(game);
+  const players = options?.players ?? type?.options.find((o) => o.name === 'players')?.default;
+  if (players !== undefined) return Number(players);
+  return type?.min_players ?? 2;
+}

@@ -3,12 +3,12 @@
 // animating each update's events in order; a click in the move list shows an earlier position
 // while updates keep arriving.
 import { h, clear, toast } from './dom.js';
-import { createBoard } from './boards/index.js';
+import { createBoard, seatLabels, GAMES } from './boards/index.js';
 import { createGuide } from './guide.js';
-import { gameName, seatLabels, GAMES } from './games.js';
+import { gameName } from './catalog.js';
 import { describeError } from './errors.js';
-import { seatScore, roundsTable } from './scores.js';
-import { coinDuelPanel, roundEndText } from './coin_panel.js';
+import { seatScore } from './scores.js';
+import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
 import { describeUpdate, historyUpdate } from './moves.js';
 import { createMoveList } from './movelist.js';
@@ -271,7 +271,7 @@ export function showRoom(main, app, { roomId, invite }) {
     const state = animating && shownState ? shownState : room.state;
     if (room.status === 'waiting') return `Waiting for players${control}${watchers}`;
     if (room.status === 'finished' && (!animating || state?.phase === 'over')) return `Game over${watchers}`;
-    const round = state?.round > 1 || room.game === 'coin_duel' && Number(room.options?.stage ?? 3) === 3 ? `Round ${state.round} · ` : '';
+    const round = state?.round > 1 || GAMES[room.game]?.roundShown?.(room.options) ? `Round ${state.round} · ` : '';
     if (state?.phase === 'plex') return `${round}Plex! race${watchers}`;
     return `${round}${names()[state?.to_move] ?? ''} to move${control}${watchers}`;
   }
@@ -351,8 +351,8 @@ export function showRoom(main, app, { roomId, invite }) {
     if (playing && me !== null) {
       renderAbsence(me);
       actions.append(button('Resign', 'resign', () => confirmThen('Resign this game?', { type: 'resign', room: room.id })));
-      if (room.game === 'coin_duel' && Number(room.options?.stage ?? 3) === 3) {
-        actions.append(button('Concede round', 'concede', () => confirmThen('Concede this round?', { type: 'concede', room: room.id })));
+      for (const [name, words] of Object.entries(GAMES[room.game]?.specialActions ?? {})) {
+        if (words.offered(room)) actions.append(button(words.label, name, () => confirmThen(words.question, { type: name, room: room.id })));
       }
     }
     if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
@@ -386,7 +386,7 @@ export function showRoom(main, app, { roomId, invite }) {
   }
 
   function renderScores() {
-    const panel = room.game === 'coin_duel' && coinDuelPanel({ state: room.state, options: room.options, names: names() });
+    const panel = room.state && GAMES[room.game]?.panel?.({ state: room.state, options: room.options, names: names() });
     scoreBox.replaceChildren(panel || roundsTable(room.state?.rounds, names()) || '');
   }
 
@@ -394,7 +394,7 @@ export function showRoom(main, app, { roomId, invite }) {
   // round (the computer may have played its first turn before the player has read them); the
   // result banner takes over at the end of the game.
   function announceRound(update) {
-    const text = roundEndText(update.events, names());
+    const text = GAMES[room.game]?.roundEndText?.(update.events, names());
     if (text) roundBox.textContent = text;
     roundBox.hidden = !roundBox.textContent || update.state?.phase === 'over';
   }

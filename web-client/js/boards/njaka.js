@@ -3,6 +3,8 @@
 import { s } from '../dom.js';
 import { COLORS, pileArea } from './view.js';
 import { seatNames, compactName } from './names.js';
+import { NJAKA_RULES } from './njaka_rules.js';
+import { plural, list } from '../words.js';
 
 const SIZE = 560;
 const C = SIZE / 2;
@@ -153,3 +155,32 @@ function drawSets(place, sets) {
   }
   return g;
 }
+
+// "Ada played hole 4: 1 set for Ada and 1 set for Bo".
+function describeTurn(event, name, names) {
+  let text = `${name} played hole ${event.move?.pit}`;
+  const sets = new Map();
+  for (const capture of event.captures ?? []) sets.set(capture.to, (sets.get(capture.to) ?? 0) + 1);
+  if (sets.size) {
+    text += `: ${list([...sets].map(([seat, n]) => `${plural(n, 'set')} for ${seat === event.player ? name : names[seat]}`))}`;
+  }
+  if (event.end === 'plex') text += '. Eleven sets are taken: Plex!';
+  return text;
+}
+
+// Who won the Plex! race: "Bo called Plex! first (312 ms) and takes the last set".
+const plexResult = (result, who) => (result.fallback ? `Nobody called Plex! in time: the last set goes to ${who}`
+  : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set`);
+
+// Everything the client knows of Njaka beyond what the server says. Its seats have no sides.
+export const njaka = {
+  board: njakaBoard,
+  rules: NJAKA_RULES,
+  nouns: { item: 'counter', place: 'hole' },
+  describeTurn,
+  describeEvent(event, who) {
+    if (event.event === 'plex_auto') return `the last set goes to ${who(event.winner)}`;
+    return event.event === 'plex_result' ? plexResult(event, who(event.winner)) : null;
+  },
+  score: (state, seat) => ({ value: state.position[24 + seat], unit: state.position[24 + seat] === 1 ? 'set' : 'sets', by: 'sets' }),
+};
