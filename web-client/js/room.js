@@ -5,7 +5,7 @@
 import { h, clear, toast } from './dom.js';
 import { createBoard, seatLabels, GAMES } from './boards/index.js';
 import { createGuide } from './guide.js';
-import { gameName } from './catalog.js';
+import { gameName, specialActions, claimWindows, allClaimWindows } from './catalog.js';
 import { describeError } from './errors.js';
 import { seatScore } from './scores.js';
 import { roundsTable } from './rounds.js';
@@ -26,7 +26,7 @@ export function showRoom(main, app, { roomId, invite }) {
   let shownState = null;      // the state the board shows (behind `room.state` while animating)
   let board = null, guide = null, boardKey = '';
   let queue = [], animating = false, busy = false;
-  let plex = null;            // {window, deadline} while a Plex! race is open
+  let plex = null;            // {name, window, deadline} while a claim race (Njaka's Plex!) is open
   const timers = new Set();
   let absenceTimer = null;
   const positions = new Map(); // version -> state, for stepping back
@@ -103,7 +103,8 @@ export function showRoom(main, app, { roomId, invite }) {
     if (update.state && 'clock' in update.state) held = holdClock(update.state.clock);
     remember(update.version, update, update.state);
     if (update.state?.phase === 'over') room.status = 'finished';
-    if (update.events?.some((e) => e.event === 'plex_result')) showPlexResult(update.events);
+    const claim = claimWindows(room.game).find((name) => update.action === name || update.action === `${name}_timeout`);
+    if (claim) showPlexResult(claim, update.events);
     announceRound(update);
     queue.push(update);
     pump();
@@ -121,9 +122,9 @@ export function showRoom(main, app, { roomId, invite }) {
     }
   }
 
-  function onPlexOpen(message) {
+  function onPlexOpen(name, message) {
     if (!room || message.room !== room.id) return;
-    plex = { window: message.window, deadline: Date.now() + message.deadline_ms, total: message.deadline_ms, mover: message.mover };
+    plex = { name, window: message.window, deadline: Date.now() + message.deadline_ms, total: message.deadline_ms, mover: message.mover };
     renderPlex();
     if (mySeat() !== null) beep();
   }
@@ -272,7 +273,7 @@ export function showRoom(main, app, { roomId, invite }) {
     if (room.status === 'waiting') return `Waiting for players${control}${watchers}`;
     if (room.status === 'finished' && (!animating || state?.phase === 'over')) return `Game over${watchers}`;
     const round = state?.round > 1 || GAMES[room.game]?.roundShown?.(room.options) ? `Round ${state.round} · ` : '';
-    if (state?.phase === 'plex') return `${round}Plex! race${watchers}`;
+    if (GAMES[room.game]?.claims?.[state?.phase]) return `${round}${GAMES[room.game].claims[state.phase].banner}${watchers}`;
     return `${round}${names()[state?.to_move] ?? ''} to move${control}${watchers}`;
   }
 
@@ -351,8 +352,9 @@ export function showRoom(main, app, { roomId, invite }) {
     if (playing && me !== null) {
       renderAbsence(me);
       actions.append(button('Resign', 'resign', () => confirmThen('Resign this game?', { type: 'resign', room: room.id })));
-      for (const [name, words] of Object.entries(GAMES[room.game]?.specialActions ?? {})) {
-        if (words.offered(room)) actions.append(button(words.label, name, () => confirmThen(words.question, { type: name, room: room.id })));
+      for (const { name } of specialActions(room.game)) {
+        const words = GAMES[room.game]?.specialActions?.[name];
+        if (words?.offered(room)) actions.append(button(words.label, name, () => confirmThen(words.question, { type: name, room: room.id })));
       }
     }
     if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
@@ -476,6 +478,8 @@ export function showRoom(main, app, { roomId, invite }) {
   // started when the player turned sound on.
   function renderPlex() {
     if (!plex) { plexBox.hidden = plexBox.dataset.result !== 'shown'; return; }
+    const words = GAMES[room.game]?.claims?.[plex.name];
+    if (!words) return;
     const me = mySeat();
     const left = Math.max(0, plex.deadline - Date.now());
     const width = `width: ${(100 * left) / plex.total}%`;
@@ -489,20 +493,18 @@ export function showRoom(main, app, { roomId, invite }) {
     plexBox.dataset.result = '';
     plexBox.dataset.window = plex.window;
     plexBox.replaceChildren(
-      h('p', { class: 'plex-banner', role: 'alert', dataset: { testid: 'plex-banner' } }, 'Plex! race'),
-      h('p', { class: 'plex-title' }, 'Eleven sets are taken. The last one goes to whoever calls first!'),
+      h('p', { class: 'plex-banner', role: 'alert', dataset: { testid: 'plex-banner' } }, words.banner),
+      h('p', { class: 'plex-title' }, words.title),
       me !== null
-        ? h('button', { class: 'plex-button', dataset: { testid: 'plex-button', window: plex.window }, onclick: claimPlex }, 'Plex!')
-        : h('p', {}, 'The players are racing for the last set…'),
+        ? h('button', { class: 'plex-button', dataset: { testid: 'plex-button', window: plex.window }, onclick: claimPlex }, words.button)
+        : h('p', {}, words.watching),
       h('div', { class: 'plex-timer' }, h('div', { style: width })));
   }
 
-  function showPlexResult(events) {
-    const result = events.find((e) => e.event === 'plex_result');
+  function showPlexResult(name, events) {
     plex = null;
-    const who = names()[result.winner] ?? `Seat ${result.winner + 1}`;
-    const text = result.fallback ? `Nobody called in time: the last set goes to ${who}.`
-      : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set.`;
+    const text = GAMES[room.game]?.claims?.[name]?.resultText(events, names());
+    if (!text) return;
     plexBox.hidden = false;
     plexBox.dataset.result = 'shown';
     plexBox.dataset.window = '';
@@ -532,7 +534,7 @@ export function showRoom(main, app, { roomId, invite }) {
   async function claimPlex() {
     if (!plex) return;
     const window = plex.window;
-    try { await conn.request({ type: 'plex', room: room.id, window }); }
+    try { await conn.request({ type: plex.name, room: room.id, window }); }
     catch (error) { showError(error); }
   }
 
@@ -582,7 +584,8 @@ export function showRoom(main, app, { roomId, invite }) {
   // --- start ----------------------------------------------------------------------------------
   const unsubscribe = [
     conn.on('room', onRoom), conn.on('update', onUpdate), conn.on('presence', onPresence),
-    conn.on('plex_open', onPlexOpen), conn.on('welcome', onWelcomeAgain), conn.on('rematch', onRematch),
+    conn.on('welcome', onWelcomeAgain), conn.on('rematch', onRematch),
+    ...allClaimWindows().map((name) => conn.on(`${name}_open`, (message) => onPlexOpen(name, message))),
   ];
 
   const known = app.roomsSeen.get(roomId);

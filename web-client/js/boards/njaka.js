@@ -168,9 +168,23 @@ function describeTurn(event, name, names) {
   return text;
 }
 
-// Who won the Plex! race: "Bo called Plex! first (312 ms) and takes the last set".
-const plexResult = (result, who) => (result.fallback ? `Nobody called Plex! in time: the last set goes to ${who}`
+// Who won the Plex! race: "Bo called Plex! first (312 ms) and takes the last set". The panel,
+// which is all about the race, leaves "Plex!" out of "Nobody called Plex! in time" (`race`).
+const plexResult = (result, who, race = 'Plex! ') => (result.fallback ? `Nobody called ${race}in time: the last set goes to ${who}`
   : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set`);
+
+// The Plex! race for the last set (the server's claim window `plex`): its panel's words, and who
+// won it, from the update that ends it.
+const plexRace = {
+  banner: 'Plex! race',
+  title: 'Eleven sets are taken. The last one goes to whoever calls first!',
+  button: 'Plex!',
+  watching: 'The players are racing for the last set…',
+  resultText(events, names) {
+    const result = events?.find((e) => e.event === 'plex_result');
+    return result ? `${plexResult(result, names[result.winner] ?? `Seat ${result.winner + 1}`, '')}.` : null;
+  },
+};
 
 // Everything the client knows of Njaka beyond what the server says. Its seats have no sides.
 export const njaka = {
@@ -183,4 +197,5 @@ export const njaka = {
     return event.event === 'plex_result' ? plexResult(event, who(event.winner)) : null;
   },
   score: (state, seat) => ({ value: state.position[24 + seat], unit: state.position[24 + seat] === 1 ? 'set' : 'sets', by: 'sets' }),
+  claims: { plex: plexRace },
 };
