@@ -19,7 +19,7 @@ export function createRoomBoard({ section, act }) {
   let shown = null;            // the state on the board
   let playing = null;          // the board playing an update back
   let captionKey = null;       // the update the caption tells
-  const linesPut = new Map();  // version -> the words put in the move list
+  const linesPut = new Map();  // version -> {entry, tokens, who, text}: a line of the move list, and what it tells
   let viewingKey = 'null|';    // the version looked at, and its note, as the move list shows them
 
   // A new board when the viewer's seat or the names change, or a position replaces the board's.
@@ -70,15 +70,18 @@ export function createRoomBoard({ section, act }) {
     if (text) caption.textContent = text;
   }
 
-  // Each line is put once, and again only when its words change (a turn's next decision).
+  // Each line is put once, and again only when its words change (a turn's next decision); they
+  // are worked out again only when its update or the names change.
   function renderMoveList(view) {
     const { state } = view;
+    const who = view.names.join('\n');
     if (state.historyAsked && !moveList.has(0)) moveList.put({ version: 0, text: 'The game starts.' });
-    for (const { version, update, partial } of moveLines(state)) {
-      const text = describe(view, update);
-      if (linesPut.get(version) === text) continue;
-      linesPut.set(version, text);
-      moveList.put({ version, text, partial });
+    for (const { version, entry, tokens, partial } of moveLines(state)) {
+      const put = linesPut.get(version);
+      if (put?.entry === entry && put.tokens === tokens && put.who === who) continue;
+      const text = describe(view, { ...entry, tokens });
+      linesPut.set(version, { entry, tokens, who, text });
+      if (put?.text !== text) moveList.put({ version, text, partial });
     }
     const note = state.viewing === null ? ''
       : `Showing move ${moveList.lineOf(state.viewing)} of ${moveList.lines()}. The game goes on meanwhile.`;

@@ -79,8 +79,8 @@ export const rematchStarted = (before, after) => Boolean(before.room && !before.
 
 const isPartial = (entry) => Boolean(entry && !entry.events.length && entry.tokens && (entry.action ?? 'move') === 'move');
 
-// The move list, one line per version with an update: a turn still being played is one line
-// with its decisions so far (`partial`).
+// The move list, one line per version with an update (`entry`): a turn still being played is one
+// line with its decisions so far (`tokens`, `partial`).
 export function moveLines(state) {
   return [...state.updates.keys()].sort((a, b) => a - b).map((version) => {
     const entry = state.updates.get(version);
@@ -89,7 +89,7 @@ export function moveLines(state) {
     for (let v = version - 1; partial && isPartial(state.updates.get(v)) && state.updates.get(v).seat === entry.seat; v -= 1) {
       tokens = `${state.updates.get(v).tokens} ${tokens}`;
     }
-    return { version, update: { ...entry, tokens }, partial };
+    return { version, entry, tokens, partial };
   });
 }
 

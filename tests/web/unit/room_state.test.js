@@ -148,7 +148,7 @@ describe('the move list', () => {
     const half = (version, tokens) => update(version, { seat: 0, tokens, events: [] });
     const state = room(half(3, 'r3'), half(4, 'Q'), half(5, 'P'));
     const lines = moveLines(state);
-    assert.deepEqual(lines.map((line) => [line.version, line.update.tokens, line.partial]),
+    assert.deepEqual(lines.map((line) => [line.version, line.tokens, line.partial]),
       [[3, 'r3', true], [4, 'r3 Q', true], [5, 'r3 Q P', true]]);
   });
 
