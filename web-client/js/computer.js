@@ -5,8 +5,8 @@
 // options.js). The room is created with every other seat given to a computer, so it starts at
 // once. Also here: how rooms and room cards show a computer's seat.
 import { h, s } from './dom.js';
-import { gameIds, gameName, GAMES } from './games.js';
-import { gameType } from './catalog.js';
+import { gameIds, gameName, gameType } from './catalog.js';
+import { GAMES } from './boards/index.js';
 import { gameOptions, optionsFieldset } from './options.js';
 import { describeError } from './errors.js';
 
@@ -113,7 +113,7 @@ export function openPlayComputer(app, game) {
   const dialog = h('dialog', { class: 'bot-dialog', 'aria-labelledby': 'bot-dialog-title', dataset: { testid: 'bot-dialog' } },
     h('form', { class: 'bot-form', onsubmit: (event) => event.preventDefault() },
       h('h2', { id: 'bot-dialog-title' }, `Play ${gameName(game)} against the computer`),
-      GAMES[game] ? h('p', { class: 'muted' }, GAMES[game].blurb) : null,
+      GAMES[game] ? h('p', { class: 'muted' }, GAMES[game].rules.blurb) : null,
       starterGroup,
       opponents ? h('div', { class: 'field' }, h('label', { for: 'bot-opponents' }, 'Computer opponents'), opponents,
         h('small', {}, 'Every seat but yours is played by the computer.')) : null,

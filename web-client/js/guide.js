@@ -1,10 +1,7 @@
 // Guides the player to move through a turn, one decision at a time: says what to do, makes the
 // legal choices clickable (on the board, or as buttons for reserve counts, coins and
 // directions), and sends forced single options by itself. Every choice comes from `state.legal`.
-import { h, s, clear } from './dom.js';
-import { coin } from './boards/coin_duel.js';
-
-const COIN_TOKENS = new Set(['P', 'N', 'D', 'Q']);
+import { h, clear } from './dom.js';
 
 export function createGuide({ board, send }) {
   const prompt = h('p', { class: 'prompt', dataset: { testid: 'prompt' }, 'aria-live': 'polite' });
@@ -52,7 +49,7 @@ export function createGuide({ board, send }) {
     board.select(first ? selected : null);
     const rest = board.setChoices(tokens, (token) => choose(token));
     const note = spec.turnNote?.(state);
-    prompt.textContent = promptFor(tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
+    prompt.textContent = promptFor(spec, tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },
@@ -62,17 +59,15 @@ export function createGuide({ board, send }) {
 
   function choiceButton(token) {
     const preview = () => board.highlight(spec.preview?.(token, { state: current.state }) ?? []);
+    const icon = spec.choiceIcon?.(token);
     const button = h('button', {
-      class: COIN_TOKENS.has(token) ? 'choice coin-choice' : 'choice',
+      class: icon ? 'choice with-icon' : 'choice',
       dataset: { testid: `choice-${token.replaceAll(' ', '_')}`, token },
       onclick: () => choose(token),
       onmouseenter: preview, onfocus: preview,
       onmouseleave: () => board.highlight([]), onblur: () => board.highlight([]),
     });
-    if (COIN_TOKENS.has(token)) {
-      button.append(s('svg', { viewBox: '-13 -13 26 26', width: 26, height: 26, 'aria-hidden': 'true' },
-        coin(0, 0, token)));
-    }
+    if (icon) button.append(icon);
     button.append(spec.describe?.(token) ?? token);
     return button;
   }
@@ -81,12 +76,11 @@ export function createGuide({ board, send }) {
   return { element, render, reset() { autoSent = null; } };
 }
 
-function promptFor(tokens, directionNext, withButtons) {
+// What to do now: the second half of a turn begun on the board (O An Quan's direction), else
+// what the game's board says of these choices (coins, directions, reserve plays), else a click.
+function promptFor(spec, tokens, directionNext, withButtons) {
   if (directionNext) {
     return `Now the direction: click the highlighted place next to it where the first counter goes${withButtons ? ', or use a button below' : ''}.`;
   }
-  if (tokens.length && tokens.every((t) => COIN_TOKENS.has(t))) return 'Choose the next coin to sow.';
-  if (tokens.length && tokens.every((t) => t === 'R' || t === 'L')) return 'Choose the direction of this lap.';
-  if (tokens.some((t) => /^r\d+$/.test(t))) return 'Your turn: click a highlighted cup, or sow from your reserve.';
-  return 'Your turn: click a highlighted place.';
+  return spec.prompt?.(tokens) ?? 'Your turn: click a highlighted place.';
 }

@@ -1,10 +1,11 @@
 // Stored games: a search by player name or game, and a viewer that steps through any game
 // version by version, animating each move from its stored events.
 import { h, clear, toast } from './dom.js';
-import { gameIds, gameName, seatLabels } from './games.js';
-import { createBoard } from './boards/index.js';
+import { gameIds, gameName } from './catalog.js';
+import { createBoard, seatLabels } from './boards/index.js';
 import { COLORS } from './boards/view.js';
-import { seatScore, roundsTable } from './scores.js';
+import { seatScore } from './scores.js';
+import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
 import { describeUpdate, historyUpdate } from './moves.js';
 import { getJson, fetchGame } from './api.js';

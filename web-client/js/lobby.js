@@ -1,7 +1,8 @@
 // The lobby: "Play the computer" (computer.js), the live list of public rooms, the player's own
 // rooms, and the room creation form with every host option of the chosen game.
 import { h, clear, toast } from './dom.js';
-import { GAMES, gameIds, gameName, seatLabels } from './games.js';
+import { gameIds, gameName } from './catalog.js';
+import { GAMES, seatLabels } from './boards/index.js';
 import { optionsFieldset, describeOptions } from './options.js';
 import { describeError } from './errors.js';
 import { rulesButton } from './rules.js';
@@ -126,7 +127,7 @@ function createForm(app) {
 
   function showOptions() {
     const game = gameSelect.value;
-    blurb.textContent = GAMES[game]?.blurb ?? '';
+    blurb.textContent = GAMES[game]?.rules.blurb ?? '';
     rules.replaceChildren(GAMES[game] ? rulesButton(game, 'How to play') : '');
     optionsBox = optionsFieldset(game, { onChange: showSeats, fold: true });
     optionsSlot.replaceChildren(optionsBox.element);

@@ -2,8 +2,8 @@
 // short notes. Nothing about an option is kept here: its name, default, choices or range and its
 // help all come from `/api/game-types`. Only the wording of names and values is made readable.
 import { h } from './dom.js';
-import { gameType } from './catalog.js';
-import { gameName, seatCount, seatLabels } from './games.js';
+import { gameType, gameName, seatCount } from './catalog.js';
+import { seatLabels } from './boards/index.js';
 
 // Value spellings that read badly as they are.
 const WORDS = { ccw: 'counterclockwise', cw: 'clockwise', random: 'random draw' };

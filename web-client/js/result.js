@@ -2,7 +2,8 @@
 // it), why, and each player's score with its unit, the same numbers the seat list shows. The room
 // adds its Rematch and New game buttons below (`actions`); the history viewer shows it alone.
 import { h } from './dom.js';
-import { seatScore, reasonText } from './scores.js';
+import { seatScore } from './scores.js';
+import { reasonText } from './rounds.js';
 
 // Updates whose action names the player the game ended for.
 const ENDED_BY_SEAT = { resign: 'resign', timeout: 'timeout', abandon: 'abandoned' };

@@ -1,13 +1,14 @@
 // A short rules card per game, in a dialog.
 import { h } from './dom.js';
-import { GAMES, gameName } from './games.js';
+import { GAMES } from './boards/index.js';
+import { gameName } from './catalog.js';
 
 export function rulesCard(game) {
-  const info = GAMES[game];
+  const { rules } = GAMES[game];
   return h('article', { class: 'rules-card', dataset: { testid: `rules-${game}` } },
     h('h2', {}, gameName(game)),
-    h('p', { class: 'blurb' }, info.blurb),
-    h('ol', {}, info.rules.map((line) => h('li', {}, line))));
+    h('p', { class: 'blurb' }, rules.blurb),
+    h('ol', {}, rules.card.map((line) => h('li', {}, line))));
 }
 
 export function rulesButton(game, text = 'Rules') {

@@ -1,20 +1,22 @@
-// Coin Duel: ten cups a side; beans in stage 1, coins of four kinds in stages 2 and 3.
+// Coin Duel: ten cups a side; beans in stage 1, coins of four kinds in stages 2 and 3, and in
+// stage 3 four rounds with a winning coin each.
 import { s } from '../dom.js';
 import { drawCounters, total, itemsOf, pileArea } from './view.js';
-import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf } from './rows.js';
+import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt } from './rows.js';
 import { seatNames } from './names.js';
+import { COINS, COIN_NAMES, COIN_VALUES, coinsWord, cents, coin, coinIcon, coinCountsText } from './coins.js';
+import { coinDuelPanel, roundEndText } from './coin_duel_panel.js';
+import { COIN_DUEL_RULES } from './coin_duel_rules.js';
+import { plural } from '../words.js';
 
 const N = 10;
 const CUP = 112;
-export const COINS = ['P', 'N', 'D', 'Q'];
-export const COIN_NAMES = { P: 'Penny', N: 'Nickel', D: 'Dime', Q: 'Quarter' };
-export const COIN_VALUES = { P: 1, N: 5, D: 10, Q: 25 };
-// "1 Penny", "3 Pennies", "2 Dimes".
-export const coinsWord = (kind, n) => (n === 1 ? COIN_NAMES[kind] : kind === 'P' ? 'Pennies' : `${COIN_NAMES[kind]}s`);
 const WINNING = ['P', 'N', 'D', 'Q'];   // winning coin of stage-3 rounds 1..4
 
 const stage = (ctx) => Number(ctx.options?.stage ?? 3);
 const withCoins = (ctx) => stage(ctx) >= 2;
+// Stage 3 is played in four rounds.
+const inRounds = (options) => stage({ options }) === 3;
 
 // Every item in play, both players together; what is on no place is in the mover's hand.
 function itemsInPlay(ctx) {
@@ -57,7 +59,7 @@ export const coinDuelBoard = {
     if (!n) return '';
     if (place.id.endsWith('hand')) return `${n} in hand`;
     if (!withCoins(ctx) || !place.id.endsWith('pot')) return String(n);
-    return `${COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0)}¢`;
+    return `${cents(content)}¢`;
   },
 
   // "2 Quarters, 1 Dime (45¢)" instead of the drawing's coin letters.
@@ -65,8 +67,7 @@ export const coinDuelBoard = {
     if (!withCoins(ctx)) return `${total(content) || 'no'} ${total(content) === 1 ? 'counter' : 'counters'}`;
     const kinds = COINS.filter((c) => content[c] > 0);
     if (!kinds.length) return 'empty';
-    const cents = COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0);
-    return `${kinds.map((c) => `${content[c]} ${coinsWord(c, content[c])}`).join(', ')} (${cents}¢)`;
+    return `${kinds.map((c) => `${content[c]} ${coinsWord(c, content[c])}`).join(', ')} (${cents(content)}¢)`;
   },
 
   drawContent(place, content, ctx) {
@@ -102,6 +103,13 @@ export const coinDuelBoard = {
     return steps;
   },
 
+  // The guide's words and pictures for the choices that are coins or directions.
+  prompt(tokens) {
+    if (tokens.length && tokens.every((t) => COIN_NAMES[t])) return 'Choose the next coin to sow.';
+    if (tokens.length && tokens.every((t) => t === 'R' || t === 'L')) return 'Choose the direction of this lap.';
+    return reservePrompt(tokens);
+  },
+  choiceIcon: (token) => (COIN_NAMES[token] ? coinIcon(token, 26) : null),
   describe(token) {
     if (/^r\d+$/.test(token)) return `Sow ${token.slice(1)} from reserve`;
     if (token === 'R') return 'Right → toward your pot';
@@ -171,14 +179,59 @@ function drawCoinStacks(place, content) {
   return g;
 }
 
-export function coin(x, y, kind) {
-  return s('g', { class: `coin coin-${kind}` },
-    s('circle', { cx: x, cy: y, r: kind === 'D' ? 9 : kind === 'P' ? 9.5 : kind === 'N' ? 10.5 : 11.5 }),
-    s('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, kind));
-}
-
 function times(x, y, n) {
   return s('text', { class: 'times', x, y, 'dominant-baseline': 'central' }, `×${n}`);
 }
 
 export { itemsOf };
+
+// "Ada's cup 4", "Bo's pot", "Ada's reserve", "Ada's hand" from a board place id.
+function placeWords(id, names) {
+  const [, seat, rest] = /^s(\d)(.*)$/.exec(id) ?? [];
+  const who = names[Number(seat)];
+  if (rest === 'pot') return `${who}'s pot`;
+  if (rest === 'res') return `${who}'s reserve`;
+  if (rest === 'hand') return `${who}'s hand`;
+  return `${who}'s cup ${rest.slice(1)}`;
+}
+
+// Where the winning coins lie: one line per coin ("Ada's pot", "Bo's cup 4").
+function winningCoinPlaces(state, options, names) {
+  const kind = state.board?.winning_coin;
+  if (!kind) return [];
+  const contents = coinDuelBoard.contents(state, { options, state });
+  return Object.entries(contents).flatMap(([id, content]) => Array(content[kind] ?? 0).fill(placeWords(id, names)));
+}
+
+const NOUNS = { item: 'coin', place: 'cup' };
+// What a capture took: coin counts [P, N, D, Q] in stages 2 and 3, a number in stage 1.
+const capturedText = (items) => (Array.isArray(items) ? coinCountsText(items) : plural(Number(items ?? 0), NOUNS.item));
+
+// Everything the client knows of Coin Duel beyond what the server says.
+export const coinDuel = {
+  board: coinDuelBoard,
+  rules: COIN_DUEL_RULES,
+  sides: ['South', 'North'],
+  nouns: NOUNS,
+  describeTurn: (event, name) => rowsTurnText(event, name, { ...NOUNS, itemName: (c) => COIN_NAMES[c] ?? c, itemsText: capturedText }),
+  tokenWord: (token) => COIN_NAMES[token]?.toLowerCase(),
+
+  // Stage 1 counts the coins in the pot, stage 2 their value; stage 3 the rounds' points so far.
+  score(state, seat, options) {
+    const v = state.position;
+    if (stage({ options }) === 1) return { value: v[seat * 12 + 10], unit: 'in pot', by: 'coins' };
+    const pot = COINS.reduce((sum, c, k) => sum + v[(seat * 12 + 10) * 4 + k] * COIN_VALUES[c], 0);
+    if (stage({ options }) === 2) return { value: pot, unit: '¢ in pot', by: 'cents' };
+    const earlier = (state.rounds ?? []).reduce((sum, r) => sum + (r.scores?.[seat] ?? 0), 0);
+    return { value: earlier, unit: `points (pot ${pot}¢)`, by: 'points' };
+  },
+
+  // The status names the round from the first one on.
+  roundShown: inRounds,
+  panel: ({ state, options, names }) => (inRounds(options)
+    ? coinDuelPanel({ state, names, places: winningCoinPlaces(state, options, names) }) : null),
+  roundEndText,
+  specialActions: {
+    concede: { label: 'Concede round', question: 'Concede this round?', offered: (room) => inRounds(room.options) },
+  },
+};

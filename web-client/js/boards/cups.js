@@ -1,6 +1,7 @@
 // Cups: N cups a side, two pots, and a reserve of beans behind each row.
-import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf } from './rows.js';
+import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt } from './rows.js';
 import { seatNames } from './names.js';
+import { CUPS_RULES } from './cups_rules.js';
 
 const CUP = 74;
 const cupsPerSide = (ctx) => Number(ctx.options?.cups_per_side ?? 4);
@@ -49,6 +50,7 @@ export const cupsBoard = {
     return steps;
   },
 
+  prompt: reservePrompt,
   // Buttons for the reserve plays: label and the cups they would fill.
   describe(token) {
     const k = /^r(\d+)$/.exec(token);
@@ -58,5 +60,20 @@ export const cupsBoard = {
     const k = /^r(\d+)$/.exec(token);
     if (!k) return [];
     return Array.from({ length: Number(k[1]) }, (_, i) => `s${ctx.state.to_move}c${i + 1}`);
+  },
+};
+
+const NOUNS = { item: 'bean', place: 'cup' };
+
+// Everything the client knows of Cups beyond what the server says.
+export const cups = {
+  board: cupsBoard,
+  rules: CUPS_RULES,
+  sides: ['South', 'North'],
+  nouns: NOUNS,
+  describeTurn: (event, name) => rowsTurnText(event, name, NOUNS),
+  score(state, seat, options) {
+    const n = cupsPerSide({ options });
+    return { value: state.position[seat * (n + 2) + n], unit: 'in pot', by: 'beans' };
   },
 };

@@ -4,6 +4,8 @@
 // shows its white and black stones separately.
 import { s } from '../dom.js';
 import { seatNames, besideLabel, compactName } from './names.js';
+import { DUOVALLIS_RULES } from './duovallis_rules.js';
+import { plural, list, relays } from '../words.js';
 
 const CELL = 92;
 const WIDTH = 6 * CELL + 40;
@@ -122,4 +124,42 @@ export const duovallisBoard = {
   },
 
   describe: (token) => `Hole ${token}`,
+};
+
+function describeTurn(event, name) {
+  let text = `${name} played hole ${event.move?.pit}`;
+  text += relays(event.laps?.length ?? 1);
+  if (event.capture) text += captureText(event.capture, event.player);
+  return text;
+}
+
+// What a capture took, by colour: ", capturing hole 7: 4 black stones (3 traded for 1 new white
+// stone)". The mover's own stones come back; foreign ones go three for one, with any left over
+// from earlier captures in the carry tray.
+function captureText(capture, seat) {
+  const [mine, theirs] = seat === 0 ? ['white', 'black'] : ['black', 'white'];
+  const foreign = capture.foreign ?? 0;
+  const own = capture.own_returned ?? 0;
+  const exchanged = capture.exchanged ?? 0;
+  const taken = list([foreign ? plural(foreign, `${theirs} stone`) : '', own ? `${plural(own, `${mine} stone`)} back` : '']
+    .filter(Boolean));
+  const traded = 3 * exchanged;
+  const trade = exchanged
+    ? ` (${traded > foreign ? 'with the carry tray, ' : ''}${traded} traded for ${plural(exchanged, `new ${mine} stone`)})`
+    : '';
+  return `, capturing hole ${capture.from}: ${taken || 'nothing'}${trade}`;
+}
+
+// Everything the client knows of Duovallis beyond what the server says.
+export const duovallis = {
+  board: duovallisBoard,
+  rules: DUOVALLIS_RULES,
+  sides: ['White', 'Black'],
+  nouns: { item: 'stone', place: 'hole' },
+  describeTurn,
+  // The stones a player has on the board; no margin: the game is won by leaving the other without a move.
+  score(state, seat) {
+    const stones = state.position.slice(seat * 24, seat * 24 + 24).reduce((a, b) => a + b, 0);
+    return { value: stones, unit: seat === 0 ? 'white stones' : 'black stones' };
+  },
 };

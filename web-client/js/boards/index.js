@@ -1,28 +1,36 @@
-// Which board draws which game.
+// The games the client can show, by the id the server gives them: each game's module says what
+// the client knows of it beyond the server's catalog (catalog.js): its board, the names of its
+// sides, its words for turns and scores, its rules, and the hooks of its panels and actions.
+// Nothing outside this folder names a game.
 import { createBoardView } from './view.js';
-import { cupsBoard } from './cups.js';
-import { coinDuelBoard } from './coin_duel.js';
-import { oanquanBoard } from './oanquan.js';
-import { njakaBoard } from './njaka.js';
-import { duovallisBoard } from './duovallis.js';
-import { gameName } from '../games.js';
-import { gameType } from '../catalog.js';
+import { cups } from './cups.js';
+import { coinDuel } from './coin_duel.js';
+import { oanquan } from './oanquan.js';
+import { njaka } from './njaka.js';
+import { duovallis } from './duovallis.js';
+import { gameName, gameType, seatCount } from '../catalog.js';
 
-export const BOARDS = {
-  cups: cupsBoard,
-  coin_duel: coinDuelBoard,
-  oanquan: oanquanBoard,
-  njaka: njakaBoard,
-  duovallis: duovallisBoard,
+export const GAMES = {
+  cups,
+  coin_duel: coinDuel,
+  oanquan,
+  njaka,
+  duovallis,
 };
+
+// A name per seat: the side's name where the game has sides, else "Seat n".
+export function seatLabels(game, options) {
+  const sides = GAMES[game]?.sides;
+  return Array.from({ length: seatCount(game, options) }, (_, i) => sides?.[i] ?? `Seat ${i + 1}`);
+}
 
 // ctx: {game, options, viewerSeat (seat drawn at the bottom, or null), players (names by seat),
 // layout (the board's fixed geometry; by default the one /api/game-types serves, for Duovallis)}
 export function createBoard(ctx) {
-  const spec = BOARDS[ctx.game];
+  const spec = GAMES[ctx.game]?.board;
   if (!spec) throw new Error(`No board for ${ctx.game}`);
   const layout = ctx.layout ?? gameType(ctx.game)?.layout ?? null;
-  const view = createBoardView(spec, { ...ctx, layout, gameName: gameName(ctx.game) });
+  const view = createBoardView(spec, { ...ctx, layout, gameName: gameName(ctx.game), seatLabels: seatLabels(ctx.game, ctx.options) });
   view.spec = spec;
   return view;
 }

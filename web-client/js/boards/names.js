@@ -1,11 +1,7 @@
 // Seat names as the boards label them: the player's name when seated, else the side's name.
 import { s } from '../dom.js';
-import { seatLabels } from '../games.js';
 
-export function seatNames(ctx) {
-  const labels = seatLabels(ctx.game, ctx.options);
-  return labels.map((label, seat) => ctx.players?.[seat] || label);
-}
+export const seatNames = (ctx) => ctx.seatLabels.map((label, seat) => ctx.players?.[seat] || label);
 
 // A name cut to `max` characters for a label with little room ("Émilie-Anne…"); the label's
 // <title> keeps it whole.

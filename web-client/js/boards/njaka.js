@@ -3,6 +3,8 @@
 import { s } from '../dom.js';
 import { COLORS, pileArea } from './view.js';
 import { seatNames, compactName } from './names.js';
+import { NJAKA_RULES } from './njaka_rules.js';
+import { plural, list } from '../words.js';
 
 const SIZE = 560;
 const C = SIZE / 2;
@@ -153,3 +155,47 @@ function drawSets(place, sets) {
   }
   return g;
 }
+
+// "Ada played hole 4: 1 set for Ada and 1 set for Bo".
+function describeTurn(event, name, names) {
+  let text = `${name} played hole ${event.move?.pit}`;
+  const sets = new Map();
+  for (const capture of event.captures ?? []) sets.set(capture.to, (sets.get(capture.to) ?? 0) + 1);
+  if (sets.size) {
+    text += `: ${list([...sets].map(([seat, n]) => `${plural(n, 'set')} for ${seat === event.player ? name : names[seat]}`))}`;
+  }
+  if (event.end === 'plex') text += '. Eleven sets are taken: Plex!';
+  return text;
+}
+
+// Who won the Plex! race: "Bo called Plex! first (312 ms) and takes the last set". The panel,
+// which is all about the race, leaves "Plex!" out of "Nobody called Plex! in time" (`race`).
+const plexResult = (result, who, race = 'Plex! ') => (result.fallback ? `Nobody called ${race}in time: the last set goes to ${who}`
+  : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set`);
+
+// The Plex! race for the last set (the server's claim window `plex`): its panel's words, and who
+// won it, from the update that ends it.
+const plexRace = {
+  banner: 'Plex! race',
+  title: 'Eleven sets are taken. The last one goes to whoever calls first!',
+  button: 'Plex!',
+  watching: 'The players are racing for the last set…',
+  resultText(events, names) {
+    const result = events?.find((e) => e.event === 'plex_result');
+    return result ? `${plexResult(result, names[result.winner] ?? `Seat ${result.winner + 1}`, '')}.` : null;
+  },
+};
+
+// Everything the client knows of Njaka beyond what the server says. Its seats have no sides.
+export const njaka = {
+  board: njakaBoard,
+  rules: NJAKA_RULES,
+  nouns: { item: 'counter', place: 'hole' },
+  describeTurn,
+  describeEvent(event, who) {
+    if (event.event === 'plex_auto') return `the last set goes to ${who(event.winner)}`;
+    return event.event === 'plex_result' ? plexResult(event, who(event.winner)) : null;
+  },
+  score: (state, seat) => ({ value: state.position[24 + seat], unit: state.position[24 + seat] === 1 ? 'set' : 'sets', by: 'sets' }),
+  claims: { plex: plexRace },
+};

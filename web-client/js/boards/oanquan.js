@@ -4,6 +4,8 @@
 import { s } from '../dom.js';
 import { drawCounters, total } from './view.js';
 import { seatNames, besideLabel, compactName } from './names.js';
+import { OANQUAN_RULES } from './oanquan_rules.js';
+import { plural, list } from '../words.js';
 
 const CELL = 92;
 const WIDTH = 5 * CELL + 2 * 110 + 20;
@@ -141,3 +143,30 @@ export const oanquanBoard = {
 };
 
 export { total };
+
+// "Ada played square 3 counterclockwise, capturing 4 counters and a big stone".
+function describeTurn(event, name) {
+  const dir = event.move?.dir === 'cw' ? 'clockwise' : 'counterclockwise';
+  let text = `${name} played square ${event.move?.pit} ${dir}`;
+  const captures = event.captures ?? [];
+  if (captures.length) {
+    const small = captures.reduce((sum, c) => sum + (c.small ?? 0), 0);
+    const large = captures.filter((c) => c.large).length;
+    const parts = [small ? plural(small, 'counter') : null, large ? (large === 1 ? 'a big stone' : `${large} big stones`) : null].filter(Boolean);
+    text += `, capturing ${list(parts) || 'an empty square'}`;
+  }
+  return text;
+}
+
+// Everything the client knows of O An Quan beyond what the server says.
+export const oanquan = {
+  board: oanquanBoard,
+  rules: OANQUAN_RULES,
+  sides: ['South', 'North'],
+  nouns: { item: 'counter', place: 'square' },
+  describeTurn,
+  describeEvent: (event, who) => (event.event === 'refill'
+    ? `${who(event.player)} had no counters and put ${plural(event.squares?.length ?? 0, 'counter')} back on the board` : null),
+  // A big stone is worth ten counters.
+  score: (state, seat) => ({ value: state.position[14 + seat] + 10 * state.position[16 + seat], unit: 'points captured', by: 'points' }),
+};

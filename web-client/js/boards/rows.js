@@ -1,8 +1,10 @@
-// Geometry shared by Cups and Coin Duel: two rows of N cups facing each other, each player's pot
-// at his right-hand end, and a reserve tray behind each row. Seen from South, South's cups run
-// 1..N left to right with his pot on the right; North's run N..1 with his pot on the left.
+// What Cups and Coin Duel share: two rows of N cups facing each other, each player's pot at his
+// right-hand end, and a reserve tray behind each row. Seen from South, South's cups run 1..N left
+// to right with his pot on the right; North's run N..1 with his pot on the left. Also their turns
+// in words: a reserve play or a cup, relays, an exact pot, a capture.
 import { s } from '../dom.js';
 import { compactName } from './names.js';
+import { plural, relays } from '../words.js';
 
 export const CELL = 84;
 
@@ -110,6 +112,10 @@ export function lapTargets(seat, n, from, count, dir) {
   return out;
 }
 
+// The guide's prompt when a reserve play is among the choices.
+export const reservePrompt = (tokens) => (tokens.some((t) => /^r\d+$/.test(t))
+  ? 'Your turn: click a highlighted cup, or sow from your reserve.' : null);
+
 export const originOf = (seat, from) => (from === 0 ? `s${seat}res` : `s${seat}c${from}`);
 
 // The viewer's own row goes at the bottom: a seated North player sees the board turned round.
@@ -118,3 +124,24 @@ export const originOf = (seat, from) => (from === 0 ? `s${seat}res` : `s${seat}c
 export const rowsRotation = (ctx) => (ctx.viewerSeat === 1 ? 180 : 0) + (portrait() ? 90 : 0);
 
 export const portrait = () => globalThis.matchMedia?.('(max-width: 600px) and (orientation: portrait)').matches ?? false;
+
+// "Ada sowed 3 beans from the reserve, with 1 relay, capturing 2 beans from cup 4". `item` is
+// what the game sows; `itemName` names a coin kind and `itemsText` a capture's items, where the
+// items are coins.
+export function rowsTurnText(event, name, { item, itemName = (kind) => kind, itemsText = (n) => plural(Number(n ?? 0), item) }) {
+  const move = event.move ?? {};
+  const laps = event.trace ?? [];
+  let text = move.source === 'reserve'
+    ? `${name} sowed ${plural(move.count, item)} from the reserve`
+    : `${name} played cup ${move.cup}`;
+  const coins = (move.laps ?? []).map((lap) => lap.coins ?? []).flat();
+  if (coins.length && move.source === 'reserve') text += ` (${coins.slice(0, move.count).map(itemName).join(', ')})`;
+  text += relays(laps.length);
+  if (laps.some((lap) => lap.dir === 'L')) text += laps.length > 1 ? ' (some laps to the left)' : ' to the left';
+  if (laps.at(-1)?.result === 'pot') text += ', ending in the pot';
+  const capture = event.capture;
+  if (capture && (Array.isArray(capture.items) || capture.items !== 0)) {
+    text += `, capturing ${itemsText(capture.items ?? 1)} from cup ${capture.cup}`;
+  }
+  return text;
+}

@@ -12,6 +12,8 @@
 //   steps(events, ctx)     -> animation steps (see `applyStep`)
 //   rotation(ctx)          -> degrees the layout turns so the viewer's side is at the bottom
 //   round                  -> true when the drawing is a disc, so turning it needs no bigger frame
+// and for the turn guide (guide.js), all optional: followUps, describe(token), preview, turnNote,
+// prompt(tokens) (what to ask for these choices) and choiceIcon(token) (a picture for a button).
 import { s } from '../dom.js';
 import { animation } from '../storage.js';
 

@@ -2,35 +2,14 @@
 // where both winning coins are now, the pots' values, a table of the rounds played with running
 // totals; and the announcement shown when a round ends. Everything is read from the state the
 // server sends (`board.winning_coin`, `board.pot_values`, `rounds`), never worked out again here.
-import { h, s } from './dom.js';
-import { coin, coinDuelBoard, COIN_NAMES, coinsWord } from './boards/coin_duel.js';
-import { reasonText, roundRows } from './scores.js';
+import { h } from '../dom.js';
+import { COIN_NAMES, COINS, coinIcon, coinsWord } from './coins.js';
+import { reasonText, roundRows } from '../rounds.js';
 
 const ROUNDS = 4;
-const isRoundGame = (options) => Number(options?.stage ?? 3) === 3;
-const coinIcon = (kind) => s('svg', { viewBox: '-13 -13 26 26', width: 20, height: 20, 'aria-hidden': 'true', class: 'coin-icon' },
-  coin(0, 0, kind));
 
-// "Ada's cup 4", "Bo's pot", "Ada's reserve", "in Ada's hand" from a board place id.
-function placeWords(id, names) {
-  const [, seat, rest] = /^s(\d)(.*)$/.exec(id) ?? [];
-  const who = names[Number(seat)];
-  if (rest === 'pot') return `${who}'s pot`;
-  if (rest === 'res') return `${who}'s reserve`;
-  if (rest === 'hand') return `${who}'s hand`;
-  return `${who}'s cup ${rest.slice(1)}`;
-}
-
-// Where the winning coins lie: one line per place holding one ("Ada's pot", "Bo's cup 4").
-export function winningCoinPlaces(state, options, names) {
-  const kind = state.board?.winning_coin;
-  if (!kind) return [];
-  const contents = coinDuelBoard.contents(state, { options, state });
-  return Object.entries(contents).flatMap(([id, content]) => Array(content[kind] ?? 0).fill(placeWords(id, names)));
-}
-
-export function coinDuelPanel({ state, options, names }) {
-  if (!state || !isRoundGame(options)) return null;
+// `places`: where the winning coins lie, one line per coin ("Ada's pot", "Bo's cup 4").
+export function coinDuelPanel({ state, names, places }) {
   const board = state.board ?? {};
   const rounds = state.rounds ?? [];
   const totals = [0, 0];
@@ -42,14 +21,14 @@ export function coinDuelPanel({ state, options, names }) {
     reasonText(round.end_reason, whoEnded(round, names)), names.length + 2);
   });
   const over = state.phase === 'over';
-  const places = over ? [] : winningCoinPlaces(state, options, names);
+  const shown = over ? [] : places;
   const kind = board.winning_coin;
   return h('section', { class: 'coin-panel', 'aria-labelledby': 'coin-panel-title', dataset: { testid: 'coin-panel' } },
     h('h2', { id: 'coin-panel-title' }, over ? 'The four rounds' : `Round ${board.round ?? state.round} of ${ROUNDS}`),
     !over && kind ? h('p', { class: 'winning', dataset: { testid: 'winning-coin' } }, 'Winning coin: ', coinIcon(kind),
       h('strong', {}, ` ${COIN_NAMES[kind]}`), `, worth ${board.winning_value} in a pot`) : null,
-    places.length ? h('p', { dataset: { testid: 'winning-places' } }, `The two ${coinsWord(kind, 2).toLowerCase()}: `,
-      places.join(' and '), '.') : null,
+    shown.length ? h('p', { dataset: { testid: 'winning-places' } }, `The two ${coinsWord(kind, 2).toLowerCase()}: `,
+      shown.join(' and '), '.') : null,
     !over && board.pot_values ? h('p', { dataset: { testid: 'pot-values' } }, 'In the pots now: ',
       names.map((name, seat) => `${name} ${board.pot_values[seat]}`).join(' · ')) : null,
     rounds.length ? h('table', { class: 'rounds', dataset: { testid: 'coin-rounds' } },
@@ -68,6 +47,6 @@ export function roundEndText(events, names) {
   if (!end) return null;
   const scores = names.map((name, seat) => `${name} ${end.scores?.[seat] ?? 0}`).join(', ');
   const next = events.find((event) => event.event === 'round_start');
-  const nextKind = next ? ['P', 'N', 'D', 'Q'][next.round - 1] : null;
+  const nextKind = next ? COINS[next.round - 1] : null;
   return `Round ${end.round} is over. Scores: ${scores}.${nextKind ? ` Round ${next.round} starts; the winning coin is the ${COIN_NAMES[nextKind].toLowerCase()}.` : ''}`;
 }

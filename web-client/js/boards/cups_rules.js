@@ -1,0 +1,23 @@
+// Cups in our own words, shortened from its rule book in docs/rules/: the lobby's blurb,
+// the rules card and the rules page, whose pictures follow the board module's position vector.
+const side = (cups, pot, reserve) => [...cups, pot, reserve];
+
+export const CUPS_RULES = {
+  blurb: 'Two rows of cups, a reserve of beans, and exact landings in your pot.',
+  card: [
+    'You own the bottom row of cups and the pot at its right end. The board starts empty; your beans wait in your reserve.',
+    'On your turn, either sow 1 bean into each of your first k cups from the reserve (k up to the number of cups), or play a cup that holds exactly as many beans as steps to your pot, so the last bean drops into the pot.',
+    'If a reserve play ends in an empty cup, you take every bean from the opposite cup into your pot.',
+    'A cup holding too many beans is blocked until the opponent captures it. With no move you pass; when neither can move, the bigger pot wins.',
+  ],
+  intro: 'Two players, one row of cups each, a pot each and a private reserve of beans. Feed beans from your reserve into your row, and empty a cup into your pot only when it holds exactly the beans needed to reach it. Whoever ends with more beans in the pot wins.',
+  sections: [
+    { title: 'The board', text: 'You own the bottom row and the pot at its right end; your cups are numbered 1 to 4 from your left, so cup 4 is next to your pot. The board starts empty: every bean waits in the reserves (ten per cup).',
+      picture: { options: { cups_per_side: 4 }, position: [...side([0, 0, 0, 0], 0, 40), ...side([0, 0, 0, 0], 0, 40)], mark: ['s0pot', 's0res'] } },
+    { title: 'Sowing from the reserve', text: 'Take k beans from your reserve and put one in each of your cups 1 to k. Here South sowed 3: cups 1, 2 and 3 get a bean each. If the last bean falls into an empty cup, you take the beans of the cup across from it into your pot.',
+      picture: { options: { cups_per_side: 4 }, position: [...side([1, 1, 1, 0], 0, 37), ...side([0, 0, 0, 0], 0, 40)], mark: ['s0c1', 's0c2', 's0c3'] } },
+    { title: 'Playing a cup', text: 'A cup may be played only when its beans reach exactly your pot: cup 3 needs 2 beans, cup 4 needs 1. Its beans are sown toward the pot and the last one drops in. A cup with more beans is stuck until your opponent captures it.',
+      picture: { options: { cups_per_side: 4 }, position: [...side([1, 0, 2, 0], 1, 36), ...side([0, 2, 0, 1], 0, 37)], mark: ['s0c3', 's0c4', 's0pot'] } },
+    { title: 'The end', text: 'A player with no move passes. When neither can move, the game ends: the bigger pot wins.' },
+  ],
+};

@@ -1,0 +1,72 @@
+// What a player may do in the room besides moving, drawn from its state: leave a waiting room,
+// resign, the game's special actions (from /api/game-types, in its module's words), claim a game
+// whose player to move has left, play the computer again; the rules and the history viewer; and
+// the invite link of a private room. `view`: {state, room, names, me, act, later} (room_view.js).
+import { h, clear, toast } from './dom.js';
+import { GAMES } from './boards/index.js';
+import { specialActions } from './catalog.js';
+import { rulesButton } from './rules.js';
+import { botLevel } from './computer.js';
+
+export function renderActions(box, view) {
+  const { room, me, act } = view;
+  clear(box);
+  if (me === null) box.append(h('p', { class: 'muted' }, 'You are watching.'));
+  if (room.status === 'waiting') box.append(button('Leave room', 'leave', act.leave));
+  if (room.status === 'playing' && me !== null) {
+    box.append(...absence(view));
+    box.append(button('Resign', 'resign', () => act.ask('Resign this game?', { type: 'resign', room: room.id })));
+    box.append(...offeredActions(view));
+  }
+  if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
+    box.append(h('button', { class: 'primary', dataset: { testid: 'play-computer-again' }, onclick: act.playComputer },
+      'Play the computer again'));
+  }
+  box.append(rulesButton(room.game));
+  if (room.status !== 'waiting') {
+    box.append(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
+  }
+}
+
+// The special actions the server lists for this game, where and as its module offers them.
+function offeredActions({ room, act }) {
+  return specialActions(room.game).flatMap(({ name }) => {
+    const words = GAMES[room.game]?.specialActions?.[name];
+    return words?.offered(room) ? [button(words.label, name, () => act.ask(words.question, { type: name, room: room.id }))] : [];
+  });
+}
+
+// The player to move has left: a countdown to the end of the grace time, then the claim.
+// `later(ms)` draws the actions again then.
+function absence({ room, me, act, later }) {
+  const absent = room.seats[room.state?.to_move];
+  if (!absent || absent.seat === me || botLevel(absent) || absent.connected !== false || room.state?.phase !== 'play') return [];
+  const left = absent.grace_until ? Math.ceil((Date.parse(absent.grace_until) - Date.now()) / 1000) : 0;
+  // With two seats the claim wins the game; with more, the absent player is out of it.
+  const duel = room.seats.length === 2;
+  const note = (text) => h('p', { class: 'absence', dataset: { testid: 'absence' } }, text);
+  if (left > 0) {
+    later(1000);
+    return [note(`${absent.name} has left. If they do not come back, you may ${duel ? 'claim the win' : 'put them out of the game'} in ${left} s.`)];
+  }
+  return [note(`${absent.name} has left and may not come back.`),
+    h('button', { class: 'primary', dataset: { testid: 'claim-abandon' }, onclick: () => act.claimAbandon(absent.seat) },
+      duel ? 'Claim the win' : `Put ${absent.name} out`)];
+}
+
+function button(text, testid, onclick) {
+  return h('button', { class: 'quiet', dataset: { testid }, onclick }, text);
+}
+
+export function renderInvite(box, { room }) {
+  clear(box);
+  if (!room.private || !room.invite || room.status !== 'waiting') return;
+  const link = `${location.origin}${location.pathname}#/join/${room.invite}`;
+  const field = h('input', { readonly: true, value: link, id: 'invite-link', dataset: { testid: 'invite-link' },
+    onfocus: (e) => e.target.select() });
+  const copy = h('button', { dataset: { testid: 'copy-invite' }, onclick: async () => {
+    try { await navigator.clipboard.writeText(link); toast('Invite link copied', 'notice'); }
+    catch { field.select(); document.execCommand?.('copy'); toast('Link selected: copy it with Ctrl+C', 'notice'); }
+  } }, 'Copy');
+  box.append(h('label', { for: 'invite-link' }, 'Private room: send this link to your opponent'), h('div', { class: 'row' }, field, copy));
+}

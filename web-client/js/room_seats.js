@@ -1,0 +1,68 @@
+// The room's seats, drawn from its state: who sits where (a person, a computer of some level, or
+// nobody), who is online and to move, each seat's clock and score; in a waiting room, the buttons
+// to sit down or to give a free seat to the computer. On phones the clocks are repeated in a bar
+// above the board. `view`: {state, room, names, me, clocks, act} (room_view.js).
+import { h } from './dom.js';
+import { seatLabels } from './boards/index.js';
+import { seatScore } from './scores.js';
+import { COLORS } from './boards/view.js';
+import { LEVELS, levelLabel, levelWord, botLevel, occupied, seatName, computerIcon } from './computer.js';
+
+export function renderSeats(list, view) {
+  const { room, me } = view;
+  list.replaceChildren(...seatLabels(room.game, room.options).map((label, i) => {
+    const seat = room.seats[i] ?? { seat: i };
+    const item = h('li', { class: `seat${toMove(room, i) ? ' to-move' : ''}${me === i ? ' mine' : ''}`,
+      dataset: { testid: `seat-${i}` }, style: `--seat: ${COLORS[i]}` }, seatParts(view, seat, i, label));
+    if (!occupied(seat) && room.status === 'waiting') item.append(me === null ? sitButton(view, i) : addComputer(view, i, label));
+    return item;
+  }));
+}
+
+const toMove = (room, seat) => room.state?.to_move === seat && room.status === 'playing';
+
+function seatParts({ room, me, state, clocks }, seat, i, label) {
+  const taken = occupied(seat);
+  const level = botLevel(seat);
+  const away = seat.connected === false;
+  const score = seatScore(room.game, room.options, room.state, i);
+  return [
+    h('span', { class: 'seat-side' }, label),
+    level ? computerIcon() : null,
+    h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? seatName(seat) : 'free seat'),
+    me === i ? h('span', { class: 'tag' }, 'you') : null,
+    level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,
+      dataset: { testid: `computer-${i}`, level } }, levelWord(level)) : null,
+    taken && !level ? h('span', { class: `presence ${away ? 'away' : 'here'}`, title: away ? 'disconnected' : 'connected' },
+      away ? 'away' : 'online') : null,
+    toMove(room, i) ? h('span', { class: 'turn-mark', dataset: { testid: 'to-move' } }, 'to move') : null,
+    state.clock ? clocks.face(i) : null,
+    score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
+  ];
+}
+
+function sitButton({ act }, seat) {
+  return h('button', { dataset: { testid: `sit-${seat}` }, onclick: () => act.sit(seat) }, 'Sit here');
+}
+
+// A seated player of a waiting room may give a free seat to the computer.
+function addComputer({ act }, seat, label) {
+  const id = `add-bot-level-${seat}`;
+  const select = h('select', { id, 'aria-label': `Computer level for ${label}`, dataset: { testid: id } },
+    LEVELS.map(({ level }) => h('option', { value: level, selected: level === 2 || undefined }, levelLabel(level))));
+  const add = h('button', { type: 'button', 'aria-label': `Add computer to ${label}`, dataset: { testid: `add-bot-${seat}` },
+    onclick: async () => {
+      add.disabled = true;
+      if (!await act.addBot(seat, Number(select.value))) add.disabled = false;
+    } }, computerIcon(), 'Add computer');
+  return h('span', { class: 'add-computer row' }, select, add);
+}
+
+// On phones the seat list is below the board: the clocks are repeated above it.
+export function renderClockBar(bar, { state, room, names, clocks }) {
+  bar.hidden = !state.clock || room.status !== 'playing';
+  if (bar.hidden) { bar.replaceChildren(); return; }
+  bar.replaceChildren(...names.map((name, seat) => h('span', {
+    class: `bar-seat${toMove(room, seat) ? ' to-move' : ''}`, style: `--seat: ${COLORS[seat]}` },
+  h('span', { class: 'bar-name' }, name), clocks.face(seat, `clock-bar-${seat}`))));
+}
