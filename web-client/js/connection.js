@@ -1,7 +1,9 @@
 // The one WebSocket to the server (protocol.md): hello first, one reply per request matched by
 // `id`, unsolicited messages handed to listeners, and a silent reconnect with backoff. Requests
 // made while the line is down wait and go out after the next `welcome`; a move whose reply was
-// lost is sent again, which the server answers with the stored update (same version).
+// lost is sent again, which the server answers with the stored update (same version). While
+// the server cannot reach its database it answers `unavailable` with `retry_after_ms`: the
+// request (or the hello) goes again after that time, and the badge says "reconnecting…".
 
 export class ServerError extends Error {
   constructor(reply) {
@@ -12,6 +14,7 @@ export class ServerError extends Error {
 }
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
+const UNAVAILABLE_RETRIES = 30;  // about half a minute at the server's usual second
 
 export class Connection {
   #socket = null;
@@ -67,7 +70,7 @@ export class Connection {
     this.#emit('status', 'connecting');
     const socket = new WebSocket(this.url);
     this.#socket = socket;
-    socket.onopen = () => socket.send(JSON.stringify({ type: 'hello', ...this.#credentials }));
+    socket.onopen = () => this.#sendHello(socket);
     socket.onmessage = (event) => this.#receive(JSON.parse(event.data));
     socket.onclose = () => this.#closed(socket);
   }
@@ -75,9 +78,14 @@ export class Connection {
   #receive(message) {
     if (message.type === 'welcome' && !this.#online) return this.#welcomed(message);
     if (message.type === 'error' && !this.#online && message.id === undefined) {
+      if (message.code === 'unavailable') return this.#later(message, () => this.#sendHello(this.#socket));
       return this.#helloRefused(message);
     }
     const entry = message.id !== undefined ? this.#pending.get(message.id) : undefined;
+    if (entry && message.code === 'unavailable' && (entry.retries ?? 0) < UNAVAILABLE_RETRIES) {
+      entry.retries = (entry.retries ?? 0) + 1;  // nothing happened: the same request again
+      return this.#later(message, () => { if (this.#online && this.#pending.has(message.id)) this.#send(message.id); });
+    }
     if (entry) {
       this.#pending.delete(message.id);
       if (message.type === 'error') entry.reject(new ServerError(message));
@@ -87,6 +95,19 @@ export class Connection {
       return;
     }
     this.#emit(message.type, message);
+  }
+
+  // The server cannot reach its database for a moment: `again` after the time it asks for.
+  #later(refusal, again) {
+    this.#emit('status', 'retrying');
+    setTimeout(() => {
+      if (this.#online) this.#emit('status', 'online');
+      again();
+    }, refusal.retry_after_ms ?? 1000);
+  }
+
+  #sendHello(socket) {
+    if (socket === this.#socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'hello', ...this.#credentials }));
   }
 
   #welcomed(welcome) {
