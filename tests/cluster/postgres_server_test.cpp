@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <iostream>
 #include <thread>
 
+#include "pg_connection.hpp"
 #include "table.hpp"
 #include "temp_postgres.hpp"
 
@@ -143,6 +145,140 @@ TEST(Cluster, ASecondProcessStartsAndLeavesTheFirstOnesRoomsAlone) {
   Random rng(3);
   const std::vector<std::string> played = {play_one(table, rng)["tokens"]};  // it still plays there
   EXPECT_EQ(stored_moves(second.port(), table), played) << "the history API reads the shared database";
+}
+
+// The move of the player to move, sent again while the server answers `unavailable` (the
+// database cannot be reached); any other refusal fails. Gives up after `limit`.
+Json play_once_served(Table& table, Random& rng, std::chrono::milliseconds limit, int* unavailable) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    try {
+      return play_one(table, rng);
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("\"code\":\"unavailable\""), std::string::npos) << e.what();
+      ++*unavailable;
+      if (std::chrono::steady_clock::now() > deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+}
+
+// PostgreSQL stops for twice the lease and starts again (an upgrade, a failover): the process
+// keeps its rooms and its connections, answers what needs the database `unavailable` with a
+// time to retry (never `internal`, never silence), takes its lease back once PostgreSQL is
+// there and plays on within a second, and every acknowledged move is there. (It stopped
+// itself before, on finding its lease lapsed.)
+TEST(PostgresServer, ADatabaseRestartLongerThanTheLeaseStopsNoProcess) {
+  TempPostgres pg;  // its own server: this test stops it
+  const std::string db = pg.create_database();
+  ServerProcess server(db, kShortLease);
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  std::vector<std::string> played;
+  Random rng(21);
+  for (int i = 0; i < 3; ++i) played.push_back(play_one(table, rng)["tokens"]);
+
+  pg.stop_server();
+  const auto stopped = std::chrono::steady_clock::now();
+  Client& mover = *table.clients[table.state["to_move"].get<std::size_t>()];
+  const Json refused = mover.request({{"type", "move"}, {"room", table.room}, {"expected_version", table.version},
+                                      {"tokens", table.state["legal"][0]}});
+  EXPECT_EQ(refused["code"], "unavailable") << refused.dump();
+  EXPECT_GT(refused.value("retry_after_ms", 0), 0) << refused.dump();
+  Client newcomer(server.port());
+  const Json welcome = newcomer.request({{"type", "hello"}, {"name", "Late"}});
+  EXPECT_EQ(welcome["code"], "unavailable") << welcome.dump();
+  std::string body;
+  EXPECT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 503) << body;
+  EXPECT_EQ(http_get(server.port(), "/healthz", &body), 503) << body;
+  EXPECT_NE(body.find("degraded"), std::string::npos) << body;
+  std::this_thread::sleep_until(stopped + std::chrono::milliseconds(1200));  // twice the lease
+  pg.start_server();
+
+  const auto back = std::chrono::steady_clock::now();
+  int unavailable = 0;
+  played.push_back(play_once_served(table, rng, std::chrono::seconds(10), &unavailable)["tokens"]);
+  const auto resumed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - back);
+  std::cout << "play resumed " << resumed.count() << " ms after PostgreSQL was back (" << unavailable
+            << " move(s) answered unavailable meanwhile)" << std::endl;
+  EXPECT_LT(resumed.count(), 1000);
+  for (int i = 0; i < 2 && table.state["result"].is_null(); ++i) played.push_back(play_one(table, rng)["tokens"]);
+
+  // Its next renewal finds the lease lapsed (within a third of the lease): it must go on.
+  const auto renewal = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (server.log().find("\"lease_lapsed\"") == std::string::npos && std::chrono::steady_clock::now() < renewal)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_NE(server.log().find("\"lease_lapsed\""), std::string::npos) << server.log();
+  played.push_back(play_one(table, rng)["tokens"]);
+  EXPECT_TRUE(server.running()) << "the process stopped itself; its log:\n" << server.log();
+  EXPECT_EQ(server.log().find("\"lease_lost\""), std::string::npos) << server.log();
+  EXPECT_EQ(http_get(server.port(), "/healthz", &body), 200) << body;
+  EXPECT_EQ(stored_moves(server.port(), table), played);
+}
+
+// The same restart under three processes sharing the database, a game on each: none of them
+// exits, none takes another's rooms (none could reach the database to do so), and every game
+// goes on with every acknowledged move.
+TEST(Cluster, ADatabaseRestartLongerThanTheLeaseStopsNoneOfThreeProcesses) {
+  TempPostgres pg;
+  const std::string db = pg.create_database();
+  std::vector<std::unique_ptr<ServerProcess>> servers;
+  std::vector<Table> tables;
+  std::vector<std::vector<std::string>> played(3);
+  Random rng(23);
+  for (int i = 0; i < 3; ++i) {
+    servers.push_back(std::make_unique<ServerProcess>(db, kShortLease));
+    tables.push_back(open_table(servers.back()->port(), "cups", Json::object(), 2));
+    played[static_cast<std::size_t>(i)].push_back(play_one(tables.back(), rng)["tokens"]);
+  }
+
+  pg.stop_server();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // twice the lease
+  pg.start_server();
+  for (std::size_t i = 0; i < 3; ++i) {
+    int unavailable = 0;
+    played[i].push_back(play_once_served(tables[i], rng, std::chrono::seconds(10), &unavailable)["tokens"]);
+    played[i].push_back(play_one(tables[i], rng)["tokens"]);
+  }
+  const auto renewals = std::chrono::steady_clock::now() + std::chrono::seconds(3);  // each finds its lease lapsed
+  for (const auto& server : servers)
+    while (server->log().find("\"lease_lapsed\"") == std::string::npos && std::chrono::steady_clock::now() < renewals)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // a lease later: nobody took anyone's rooms
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NE(servers[i]->log().find("\"lease_lapsed\""), std::string::npos) << servers[i]->log();
+    played[i].push_back(play_one(tables[i], rng)["tokens"]);
+    EXPECT_TRUE(servers[i]->running()) << "process " << i << " stopped itself; its log:\n" << servers[i]->log();
+    EXPECT_EQ(servers[i]->log().find("\"room_given_up\""), std::string::npos) << servers[i]->log();
+    EXPECT_EQ(stored_moves(servers[i]->port(), tables[i]), played[i]);
+  }
+}
+
+// Every connection to PostgreSQL is terminated while a game runs (what a failover or a
+// connection limit does): each pooled connection finds out at its next statement and is
+// replaced, and no request fails for it: moves, a new player's hello, the history API.
+TEST(PostgresServer, TerminatedDatabaseConnectionsFailNoRequest) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess server(db, kShortLease);
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  std::vector<std::string> played;
+  Random rng(22);
+  std::string body;
+  for (int round = 0; round < 3 && table.state["result"].is_null(); ++round) {
+    played.push_back(play_one(table, rng)["tokens"]);
+    EXPECT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
+    server::PgConnection admin(db);
+    auto terminated = admin.prepare(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    ASSERT_TRUE(terminated.step());
+    EXPECT_GT(terminated.integer(0), 0) << "the server holds connections to terminate";
+    played.push_back(play_one(table, rng)["tokens"]);  // throws on any refusal
+    EXPECT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
+    Client newcomer(server.port());
+    EXPECT_EQ(newcomer.request({{"type", "hello"}, {"name", "Newcomer"}})["type"], "welcome");
+  }
+  EXPECT_EQ(stored_moves(server.port(), table), played);
+  EXPECT_TRUE(server.running()) << server.log();
 }
 
 TEST(PostgresServer, BackupIsLeftToPostgresTools) {

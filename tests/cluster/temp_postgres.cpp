@@ -57,14 +57,27 @@ TempPostgres::TempPostgres() : bin_(find_bin()) {
   if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
     throw std::runtime_error("initdb failed:\n" + read_text_file(dir_ + "/initdb.log"));
   // A port taken before PostgreSQL binds it stops PostgreSQL at once; then a new one is tried.
-  const auto start = [&](unsigned short port) {
-    const std::string options = "-p " + std::to_string(port) + " -k " + dir_ +
-                                " -c listen_addresses=127.0.0.1 -c max_connections=200";
-    const std::string command =
-        run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + data + " -l " + dir_ + "/server.log -o '" + options + "'");
-    return std::system((command + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0;
-  };
-  port_ = start_on_free_port(start, [&] { return read_text_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
+  port_ = start_on_free_port([this](unsigned short port) { return start_on(port); },
+                             [&] { return read_text_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
+}
+
+bool TempPostgres::start_on(unsigned short port) {
+  const std::string options = "-p " + std::to_string(port) + " -k " + dir_ +
+                              " -c listen_addresses=127.0.0.1 -c max_connections=200";
+  const std::string command = run_as_owner(bin_ + "/pg_ctl start -w -t 60 -D " + dir_ + "/data -l " + dir_ +
+                                           "/server.log -o '" + options + "'");
+  return std::system((command + " > " + dir_ + "/pg_ctl.log 2>&1").c_str()) == 0;
+}
+
+void TempPostgres::stop_server() {
+  const std::string command = run_as_owner(bin_ + "/pg_ctl stop -w -m fast -D " + dir_ + "/data");
+  if (std::system((command + " >> " + dir_ + "/pg_ctl.log 2>&1").c_str()) != 0)
+    throw std::runtime_error("PostgreSQL did not stop:\n" + read_text_file(dir_ + "/pg_ctl.log"));
+}
+
+void TempPostgres::start_server() {
+  if (!start_on(static_cast<unsigned short>(port_)))
+    throw std::runtime_error("PostgreSQL did not start again:\n" + read_text_file(dir_ + "/pg_ctl.log") + log());
 }
 
 TempPostgres::~TempPostgres() {

@@ -24,7 +24,13 @@ class TempPostgres {
   // One server for the whole test program, started on first use.
   static TempPostgres& shared();
 
+  // What an operator's restart or a failover does to the clients: a fast shutdown (every
+  // connection is cut, the data stays), then the server again on the same port.
+  void stop_server();
+  void start_server();
+
  private:
+  bool start_on(unsigned short port);  // pg_ctl start; false when it did not come up
   std::string run_as_owner(const std::string& command) const;  // the command line to run
   std::string stop_command() const;  // stops the server at once and removes the folder
   void start_watchdog();

@@ -6,6 +6,7 @@
 
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -163,6 +164,46 @@ TEST(Durability, AMoveThatCannotBeStoredIsRefusedAndPlayGoesOn) {
   ASSERT_FALSE(table.state["result"].is_null());
 
   EXPECT_EQ(static_cast<std::int64_t>(stored_moves(server.port(), table).size()), table.version) << "every version is one stored move, the refused one none";
+}
+
+// The disk runs full under SQLite (here the database's page limit, not a real disk): each move
+// that does not fit is refused `unavailable`, saying the disk is full, and nothing changes;
+// the log says so once, not once per move; once there is room again play goes on by itself,
+// and every acknowledged move is stored.
+TEST(Durability, AFullDiskRefusesMovesCleanlyAndPlayGoesOnWhenThereIsRoom) {
+  TempDir dir;
+  const std::string db = dir.file("full.db");
+  const std::string limit = dir.file("pages");
+  const auto set_limit = [&](long long pages) { std::ofstream(limit) << pages << "\n"; };
+  set_limit(1000000);
+  ServerProcess server(db, {"--test-page-limit-file", limit});
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  Random rng(8);
+  std::vector<std::string> played;
+  played.push_back(play_one(table, rng)["tokens"]);
+
+  set_limit(1);  // the database may not grow any more
+  std::vector<std::string> refusals;
+  for (int i = 0; i < 300 && refusals.size() < 3 && table.state["result"].is_null(); ++i) {
+    try {
+      played.push_back(play_one(table, rng)["tokens"]);
+    } catch (const std::runtime_error& e) {
+      refusals.push_back(e.what());
+    }
+  }
+  ASSERT_EQ(refusals.size(), 3u) << "the page limit never stopped a move";
+  for (const auto& refusal : refusals) {
+    EXPECT_NE(refusal.find("\"code\":\"unavailable\""), std::string::npos) << refusal;
+    EXPECT_NE(refusal.find("disk is full"), std::string::npos) << refusal;
+  }
+  std::string log = server.log();
+  std::size_t said = 0;
+  for (auto at = log.find("\"disk_full\""); at != std::string::npos; at = log.find("\"disk_full\"", at + 1)) ++said;
+  EXPECT_EQ(said, 1u) << "once a minute, not once per refused move:\n" << log;
+
+  set_limit(1000000);
+  for (int i = 0; i < 3 && table.state["result"].is_null(); ++i) played.push_back(play_one(table, rng)["tokens"]);
+  EXPECT_EQ(stored_moves(server.port(), table), played);
 }
 
 TEST(Durability, GracefulStopKeepsGamesAndExitsZero) {

@@ -42,6 +42,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       (1-1000, default 1), so a test sees a timeout without waiting for it
   --test-read-delay-ms N  for tests only: every database read after the start waits N ms
                       (0-10000, default 0), to show that no network thread waits for one
+  --test-page-limit-file F  for tests only (SQLite): the database may grow to the number of
+                      pages written in F, read again before every move is stored
   --help              this text
 )";
 
@@ -122,6 +124,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--lease-ms") config.lease_ms = static_cast<int>(parse_integer(flag, value(), 200, 600000));
     else if (flag == "--clock-speed") config.clock_speed = static_cast<double>(parse_integer(flag, value(), 1, 1000));
     else if (flag == "--test-read-delay-ms") config.test_read_delay_ms = static_cast<int>(parse_integer(flag, value(), 0, 10000));
+    else if (flag == "--test-page-limit-file") config.test_page_limit_file = value();
     else if (flag == "--log-level") {
       try {
         config.log_level = parse_log_level(value());

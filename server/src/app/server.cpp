@@ -98,6 +98,7 @@ int run_server(const Config& config) {
     hub.restore_rooms();
   }
   storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
+  storage.limit_pages_from(config.test_page_limit_file);
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
@@ -118,9 +119,11 @@ int run_server(const Config& config) {
   signals.async_wait([&](const error_code& error, int) {
     if (!error) stop_gracefully(io, *listener, hub, metrics);
   });
-  if (membership)  // after the handler above: a lost lease stops the process gracefully
+  if (membership)  // after the handler above: a replaced process stops gracefully
     membership->start(endpoint.address().to_string() + ":" + std::to_string(endpoint.port()),
                       {[&hub](const std::vector<std::string>& rooms) { return hub.take_over_rooms(rooms); },
+                       [&hub] { return hub.room_ids(); },
+                       [&hub](const std::vector<std::string>& rooms) { hub.give_up_rooms(rooms); },
                        [] { std::raise(SIGTERM); }});
 
   std::vector<std::thread> threads;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "log.hpp"
 #include "random.hpp"
 
@@ -25,6 +27,7 @@ ClusterMembership::ClusterMembership(const std::string& url, std::chrono::millis
 }
 
 void ClusterMembership::start(const std::string& address, Events events) {
+  address_ = address;
   registry_.register_self(address);
   events_ = std::move(events);
   thread_ = std::thread([this] { run(); });
@@ -59,23 +62,41 @@ void ClusterMembership::run() {
 void ClusterMembership::tick() {
   try {
     registry_.reconnect_if_broken();
-    if (!registry_.renew()) {
-      lost_ = true;
-      log_error("lease_lost", {{"process", registry_.process_id()},
-                               {"message", "this process was not heard from for longer than its lease "
-                                           "(paused, overloaded or cut off from PostgreSQL); its rooms "
-                                           "may be served elsewhere now, so it stops"}});
-      events_.lease_lost();
-      return;
-    }
+    if (!registry_.renew()) recover_from_lapse();
+    if (lost_) return;
+    // After this process could not reach the database, the others probably could not either:
+    // their leases ran out for the same reason, and they are registering again. Their rooms are
+    // taken only once they had a whole lease to do so; a dead process's a lease later.
+    if (std::chrono::steady_clock::now() - last_cut_off_ < lease_) return;
     auto taken = registry_.take_over_rooms_of_dead_processes();
     if (!taken.empty()) log_info("rooms_taken_over", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
     taken.insert(taken.end(), not_rebuilt_.begin(), not_rebuilt_.end());
     if (!taken.empty()) not_rebuilt_ = events_.rooms_taken(taken);
   } catch (const std::exception& e) {
-    // PostgreSQL unreachable for a moment: the next tick tries again while the lease holds.
+    // PostgreSQL unreachable for a moment: the next tick tries again.
+    last_cut_off_ = std::chrono::steady_clock::now();
     log_error("cluster_tick_failed", {{"message", e.what()}});
   }
+}
+
+void ClusterMembership::recover_from_lapse() {
+  last_cut_off_ = std::chrono::steady_clock::now();
+  registry_.register_self(address_);  // first: from now on no process takes our rooms
+  const std::vector<std::string> held = events_.rooms_held();
+  const std::vector<std::string> kept = registry_.still_owned(held);
+  std::vector<std::string> lost;
+  for (const auto& id : held)
+    if (std::find(kept.begin(), kept.end(), id) == kept.end()) lost.push_back(id);
+  log_warn("lease_lapsed", {{"process", registry_.process_id()}, {"rooms_kept", kept.size()}, {"rooms_lost", lost.size()},
+                            {"message", "this process was not heard from for longer than its lease (paused, "
+                                        "overloaded or cut off from PostgreSQL); it registered again and gives "
+                                        "up only the rooms another process took meanwhile"}});
+  if (!lost.empty()) events_.rooms_lost(lost);
+  if (held.empty() || !kept.empty()) return;
+  lost_ = true;
+  log_error("lease_lost", {{"process", registry_.process_id()},
+                           {"message", "every room of this process is served elsewhere now: it was replaced, so it stops"}});
+  events_.replaced();
 }
 
 }  // namespace mancala::server

@@ -2,9 +2,18 @@
 // This process's part in a cluster of servers sharing one PostgreSQL database (issue 19). It
 // registers in the ClusterRegistry, renews its lease every third of the lease on its own thread
 // (so a slow room or a full I/O thread cannot let it lapse), and takes over the rooms of
-// processes whose lease ran out. The hub rebuilds those rooms (`rooms_taken`). A lease found
-// lapsed means our rooms may already be served elsewhere, so the process stops (`lease_lost`);
-// the write fence in Storage keeps it from adding moves meanwhile.
+// processes whose lease ran out. The hub rebuilds those rooms (`rooms_taken`).
+//
+// Cut off is not replaced: a process that could not reach the database for longer than its
+// lease (a database restart, a failover, a pause) finds its lease lapsed. It registers again at
+// once, so that from then on nobody takes its rooms, and then asks the database which of its
+// rooms another process took meanwhile; it gives up those (`rooms_lost`) and keeps the others.
+// Nor does a process that was cut off take anyone's rooms for a lease after it is back: the
+// others were most likely cut off by the same outage and are registering again. The write
+// fence in Storage makes all this safe: every move is appended only while the room's
+// owner row names the appending process, read under a lock in the append's own transaction,
+// so a room that was taken can never be written by two processes. The process stops only when
+// every room it held was taken (it was replaced) or an operator asks.
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -22,7 +31,12 @@ class ClusterMembership {
   struct Events {
     // On the membership thread; returns the rooms that could not be rebuilt, tried again next time.
     std::function<std::vector<std::string>(const std::vector<std::string>& room_ids)> rooms_taken;
-    std::function<void()> lease_lost;
+    // On the membership thread: the rooms this process holds (to check after a lapse).
+    std::function<std::vector<std::string>()> rooms_held;
+    // On the membership thread: these rooms are another process's now; stop serving them.
+    std::function<void(const std::vector<std::string>& room_ids)> rooms_lost;
+    // Every room this process held was taken: it has been replaced, and stops.
+    std::function<void()> replaced;
   };
 
   // Connects, creates the registry's tables and registers a fresh process id with a lease.
@@ -45,6 +59,8 @@ class ClusterMembership {
  private:
   void run();
   void tick();
+  // The lease had run out: live again, then keep the rooms the database still says are ours.
+  void recover_from_lapse();
   bool sleep_unless_stopped(std::chrono::milliseconds interval);  // false once stopping
 
   ClusterRegistry registry_;
@@ -53,7 +69,9 @@ class ClusterMembership {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  bool lost_ = false;  // on the thread: the lease lapsed, stop renewing
+  std::string address_;
+  std::chrono::steady_clock::time_point last_cut_off_{};  // on the thread: the last tick that failed or found the lease lapsed
+  bool lost_ = false;  // on the thread: replaced, stop renewing
   std::vector<std::string> not_rebuilt_;  // on the thread: ours, but their rebuild failed
   std::thread thread_;
 };

@@ -92,6 +92,16 @@ std::vector<std::pair<std::string, std::string>> ClusterRegistry::live_processes
   return processes;
 }
 
+std::vector<std::string> ClusterRegistry::still_owned(const std::vector<std::string>& game_ids) {
+  std::vector<std::string> owned;
+  for (const auto& id : game_ids) {  // a handful of rooms, once per lapse: one query each is fine
+    auto row = db_.prepare("SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2");
+    row.bind(1, id).bind(2, process_id_);
+    if (row.step()) owned.push_back(id);
+  }
+  return owned;
+}
+
 void ClusterRegistry::leave() {
   db_.prepare("DELETE FROM cluster_processes WHERE id = ?1").bind(1, process_id_).run();
 }

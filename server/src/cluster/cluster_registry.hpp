@@ -3,7 +3,8 @@
 // in `cluster_processes` with a lease it renews (PostgreSQL's clock decides, so the processes'
 // clocks need not agree); every room has a row in `room_owners`. A process whose lease ran out
 // is dead to the others: the first survivor to look takes its rooms, and the dead one, should
-// it wake up, finds its lease gone (`renew` is false) and must stop serving them.
+// it wake up, finds its lease gone (`renew` is false) and must stop serving the rooms that
+// were taken (`still_owned` says which are left to it).
 // Not thread-safe: one connection, to be used from one thread or strand.
 #include <chrono>
 #include <optional>
@@ -28,6 +29,8 @@ class ClusterRegistry {
   bool claim(const std::string& game_id);
   // The live process that owns the room, if any.
   std::optional<std::string> owner_of(const std::string& game_id);
+  // Of these rooms, the ones whose owner row still names this process.
+  std::vector<std::string> still_owned(const std::vector<std::string>& game_ids);
   // Takes every unfinished room whose owner's lease ran out (only while our own lease holds);
   // their ids.
   std::vector<std::string> take_over_rooms_of_dead_processes();

@@ -1,5 +1,6 @@
 #include "cluster_router.hpp"
 
+#include <array>
 #include <cctype>
 
 #include "bus_messages.hpp"
@@ -81,9 +82,11 @@ void ClusterRouter::forget_dead_processes() {
   std::set<std::string> live;
   {
     const std::lock_guard lock(db_mutex_);
-    db_.reconnect_if_broken();
-    auto rows = db_.prepare("SELECT id FROM cluster_processes WHERE lease_until > now()");
-    while (rows.step()) live.insert(rows.text(0));
+    db_.retrying([&](PgConnection& db) {
+      live.clear();
+      auto rows = db.prepare("SELECT id FROM cluster_processes WHERE lease_until > now()");
+      while (rows.step()) live.insert(rows.text(0));
+    });
   }
   std::vector<std::shared_ptr<Connection>> orphans;  // proxies of clients of dead processes
   {
@@ -146,37 +149,44 @@ std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
     if (const auto it = owners_.find(room); it != owners_.end()) return it->second;
   }
   const std::lock_guard lock(db_mutex_);
-  db_.reconnect_if_broken();
-  auto owner = db_.prepare(
-      "SELECT o.process_id, o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()), "
-      "g.status FROM room_owners o JOIN games g ON g.id = o.game_id WHERE o.game_id = ?1");
-  owner.bind(1, room);
-  if (!owner.step()) return std::nullopt;
-  if (owner.text(1) == "t") return owner.text(0);
-  if (owner.text(2) == "finished") return std::nullopt;  // nobody serves it any more
+  const auto row = db_.retrying([&](PgConnection& db) -> std::optional<std::array<std::string, 3>> {
+    auto owner = db.prepare(
+        "SELECT o.process_id, o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()), "
+        "g.status FROM room_owners o JOIN games g ON g.id = o.game_id WHERE o.game_id = ?1");
+    owner.bind(1, room);
+    if (!owner.step()) return std::nullopt;
+    return std::array<std::string, 3>{owner.text(0), owner.text(1), owner.text(2)};
+  });
+  if (!row) return std::nullopt;
+  const auto& [process, live, status] = *row;
+  if (live == "t") return process;
+  if (status == "finished") return std::nullopt;  // nobody serves it any more
   throw std::runtime_error("the process that held room " + room + " stopped; another takes it over within a few seconds");
 }
 
 std::string ClusterRouter::room_of_invite(const std::string& invite) {
   const std::lock_guard lock(db_mutex_);
-  db_.reconnect_if_broken();
-  auto room = db_.prepare("SELECT id FROM games WHERE invite = ?1 AND status <> 'finished'");
-  room.bind(1, invite);
-  return room.step() ? room.text(0) : "";
+  return db_.retrying([&](PgConnection& db) {
+    auto room = db.prepare("SELECT id FROM games WHERE invite = ?1 AND status <> 'finished'");
+    room.bind(1, invite);
+    return room.step() ? room.text(0) : std::string();
+  });
 }
 
 void ClusterRouter::attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) {
   std::vector<std::pair<std::string, std::string>> rooms;  // (room, owner; "" when its owner is dead)
   {
     const std::lock_guard lock(db_mutex_);
-    db_.reconnect_if_broken();
-    auto seated = db_.prepare(
-        "SELECT s.game_id, CASE WHEN o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()) "
-        "THEN o.process_id ELSE '' END FROM seats s JOIN games g ON g.id = s.game_id "
-        "JOIN room_owners o ON o.game_id = s.game_id "
-        "WHERE s.player_id = ?1 AND g.status <> 'finished' AND o.process_id <> ?2");
-    seated.bind(1, player->id).bind(2, process_id_);
-    while (seated.step()) rooms.emplace_back(seated.text(0), seated.text(1));
+    db_.retrying([&](PgConnection& db) {
+      rooms.clear();
+      auto seated = db.prepare(
+          "SELECT s.game_id, CASE WHEN o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()) "
+          "THEN o.process_id ELSE '' END FROM seats s JOIN games g ON g.id = s.game_id "
+          "JOIN room_owners o ON o.game_id = s.game_id "
+          "WHERE s.player_id = ?1 AND g.status <> 'finished' AND o.process_id <> ?2");
+      seated.bind(1, player->id).bind(2, process_id_);
+      while (seated.step()) rooms.emplace_back(seated.text(0), seated.text(1));
+    });
   }
   for (const auto& [room, owner] : rooms) {
     // A room whose owner is dead is noted too: its take-over ("taken") sends the player there.
@@ -225,11 +235,14 @@ PlayerRef ClusterRouter::player_by_id(const std::string& player_id) {
   if (auto player = players_.find(player_id)) return player;
   // Made on another process after this one loaded its players.
   const std::lock_guard lock(db_mutex_);
-  db_.reconnect_if_broken();
-  auto row = db_.prepare("SELECT id, name, token_hash FROM players WHERE id = ?1");
-  row.bind(1, player_id);
-  if (!row.step()) return nullptr;
-  players_.load({StoredPlayer{row.text(0), row.text(1), row.text(2)}});
+  const auto stored = db_.retrying([&](PgConnection& db) -> std::optional<StoredPlayer> {
+    auto row = db.prepare("SELECT id, name, token_hash FROM players WHERE id = ?1");
+    row.bind(1, player_id);
+    if (!row.step()) return std::nullopt;
+    return StoredPlayer{row.text(0), row.text(1), row.text(2)};
+  });
+  if (!stored) return nullptr;
+  players_.load({*stored});
   return players_.find(player_id);
 }
 

@@ -129,11 +129,11 @@ void PgBus::send_loop(const std::string& url) {
       for (std::size_t i = 0; i < batch.size(); ++i) sql += notify_sql(db, batch[i].first, first + i, batch[i].second);
       sql += "COMMIT";
       try {
-        db.reconnect_if_broken();
-        db.execute(sql);
+        // A connection PostgreSQL closed while idle fails before running anything: sent again
+        // once on a fresh one. Otherwise a lost batch is reported, not retried (a retry could
+        // deliver it late, after newer messages).
+        db.retrying([&](PgConnection& connection) { connection.execute(sql); });
       } catch (const std::exception& e) {
-        // The bus carries what crosses processes now; a lost batch is reported, not retried
-        // (a retry could deliver it late, after newer messages).
         log_error("bus_send_failed", {{"message", e.what()}, {"messages", batch.size()}});
       }
     }

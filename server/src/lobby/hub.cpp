@@ -72,6 +72,15 @@ std::vector<std::string> Hub::take_over_rooms(const std::vector<std::string>& ro
   return unread;
 }
 
+void Hub::give_up_rooms(const std::vector<std::string>& room_ids) {
+  for (const auto& id : room_ids) {
+    const auto room = find_room(id);
+    if (!room || !rooms_.remove(id)) continue;
+    lobby_.list(id, std::nullopt);  // its new owner lists it in every lobby
+    room->give_up();
+  }
+}
+
 void Hub::attach_connected_players(const std::shared_ptr<Room>& room) {
   std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> seated;
   {
@@ -151,8 +160,9 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
         player = load_player_by_token(hello.token);
       } catch (const std::exception& e) {  // not "bad token": the player would start anew
         log_error("player_not_loaded", {{"message", e.what()}});
-        metrics_.count_error(Code::internal);
-        connection->send(protocol::write_error(id, {Code::internal, "the player could not be looked up; try again", {}}));
+        Caller{connection, nullptr, id, std::chrono::steady_clock::now(), &metrics_}.fail_storing(
+            "the player could not be looked up",
+            dynamic_cast<const Unavailable*>(&e) ? StorageTrouble::unreachable : StorageTrouble::none);
         return done(nullptr);
       }
     }
@@ -185,8 +195,8 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
   storage_.create_player(PlayerDirectory::to_stored(*fresh.player),
                          on_io([this, connection, id, fresh, done = std::move(done)](bool stored) {
                            if (!stored) {
-                             metrics_.count_error(Code::internal);
-                             connection->send(protocol::write_error(id, {Code::internal, "the player could not be stored; try again", {}}));
+                             Caller{connection, nullptr, id, std::chrono::steady_clock::now(), &metrics_}.fail_storing(
+                                 "the player could not be stored", storage_.trouble());
                              return done(nullptr);
                            }
                            players_.add(fresh.player);
@@ -208,8 +218,9 @@ void Hub::handle(Caller caller, protocol::ClientMessage message) {
       if (!room.empty() && !find_room(room) && others_->forward(caller, message, room)) return;
     } catch (const std::exception& e) {  // the owner could not be looked up
       log_warn("forward_failed", {{"message", e.what()}});
-      return caller.fail(Code::internal, "the server that holds this room cannot be reached now (it may be "
-                                         "being replaced); try again in a few seconds");
+      return caller.fail(Code::unavailable, "the server that holds this room cannot be reached now (it may be "
+                                            "being replaced, or the database is away); try again in a moment",
+                         {{"retry_after_ms", kRetryAfterMs}});
     }
   }
   handle_here(std::move(caller), std::move(message));
@@ -270,7 +281,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
   storage_.create_game(plan->meta, on_io([this, caller, plan](bool stored) {
     if (!stored) {
       rooms_.end_reservation(caller.player->id, nullptr);
-      return caller.fail(Code::internal, "the room could not be stored; try again");
+      return caller.fail_storing("the room could not be stored", storage_.trouble());
     }
     const GameMeta& meta = plan->meta;
     std::vector<PlayerRef> players(static_cast<std::size_t>(plan->match.game().players()));

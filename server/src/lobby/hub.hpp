@@ -37,6 +37,9 @@ class Hub final : public RoomHost {
   // Rebuilds every unfinished game from the database (at start, before listening). With
   // several processes, only the rooms `take` accepts (it claims them for this process).
   void restore_rooms(const std::function<bool(const std::string& room_id)>& take = nullptr);
+  // The rooms this process serves, and giving up those another process took (cluster_membership.hpp).
+  std::vector<std::string> room_ids() const { return rooms_.ids(); }
+  void give_up_rooms(const std::vector<std::string>& room_ids);
   // Rebuilds rooms this process just took over from a dead one, exactly as restore_rooms does.
   // Any thread. Returns the ones that could not be read from the database (to try again).
   std::vector<std::string> take_over_rooms(const std::vector<std::string>& room_ids);

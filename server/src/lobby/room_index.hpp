@@ -70,6 +70,12 @@ class RoomIndex {
         if (auto room = find_locked(id)) out.push_back(std::move(room));
     return out;
   }
+  std::vector<std::string> ids() const {
+    std::vector<std::string> out;
+    const std::lock_guard lock(mutex_);
+    for (const auto& [id, room] : rooms_) out.push_back(id);
+    return out;
+  }
   std::vector<RoomRef> waiting_rooms() const {
     std::vector<RoomRef> out;
     const std::lock_guard lock(mutex_);

@@ -11,12 +11,16 @@
 #include "clock.hpp"
 #include "identity.hpp"
 #include "metrics.hpp"
+#include "storage_trouble.hpp"
 #include "mancala/protocol/server_messages.hpp"
 
 namespace mancala::server {
 
 class Room;
 using SharedText = std::shared_ptr<const std::string>;
+
+// How long a client is asked to wait before trying again while the database cannot be reached.
+inline constexpr int kRetryAfterMs = 1000;
 
 enum class CloseCode : std::uint16_t { going_away = 1001, policy_violation = 1008 };
 
@@ -76,6 +80,20 @@ struct Caller {
   void fail(protocol::Code code, std::string message, Json details = Json::object()) const {
     if (metrics) metrics->count_error(code);
     reply(protocol::write_error(id, {code, std::move(message), std::move(details)}));
+  }
+  // A write or read of `what` failed: `unavailable`, with a time to retry, while the database
+  // cannot be reached or its disk is full (nothing is lost; the client asks again), `internal`
+  // for anything else.
+  void fail_storing(const std::string& what, StorageTrouble trouble) const {
+    const Json retry{{"retry_after_ms", kRetryAfterMs}};
+    switch (trouble) {
+      case StorageTrouble::unreachable:
+        return fail(protocol::Code::unavailable, what + ": the database cannot be reached right now; try again shortly", retry);
+      case StorageTrouble::disk_full:
+        return fail(protocol::Code::unavailable, what + ": the server's disk is full; try again later", retry);
+      case StorageTrouble::none: break;
+    }
+    fail(protocol::Code::internal, what + "; try again");
   }
 };
 

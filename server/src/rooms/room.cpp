@@ -16,6 +16,7 @@ using protocol::Code;
 namespace {
 
 constexpr std::int64_t kMaxSyncUpdates = 500;
+constexpr auto kReadBackInterval = std::chrono::milliseconds(250);
 
 void fail_with(const Caller& caller, const MoveError& error) {
   Json details = Json::object();
@@ -57,6 +58,7 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
       members_(static_cast<int>(players.size()), services.time.now() + std::chrono::seconds(meta_.grace_seconds)),
       rounds_stored_(match_.game().rounds_played()),
       claim_timer_(strand_),
+      read_back_timer_(strand_),
       clock_(strand_, services.time, meta_.clock, static_cast<int>(players.size())) {
   seats_ = std::move(players);
   for (const auto& seat : meta_.seats) {
@@ -76,6 +78,13 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
 // ---- stepping --------------------------------------------------------------------------
 
 void Room::serially(std::optional<Caller> caller, Step step) {
+  // While the room cannot read its game back (a write failed and the database cannot be
+  // reached), a request is answered at once rather than left waiting without a reply.
+  if (caller && stalled_.load()) {
+    const StorageTrouble trouble = services_.storage.trouble();
+    return caller->fail_storing("room " + meta_.id + " is being read back from the database",
+                                trouble == StorageTrouble::none ? StorageTrouble::unreachable : trouble);
+  }
   net::post(strand_, [self = shared_from_this(), caller = std::move(caller),
                       step = std::move(step)]() mutable {
     self->gate_.run_or_wait([self, caller = std::move(caller), step = std::move(step)] { self->run_step(caller, step); });
@@ -83,6 +92,10 @@ void Room::serially(std::optional<Caller> caller, Step step) {
 }
 
 void Room::run_step(const std::optional<Caller>& caller, const Step& step) {
+  if (given_up_) {  // nothing more happens here: timers, bot results and requests all stop
+    if (caller) caller->fail(Code::not_found, "room " + meta_.id + " is served by another server now; reconnect to reach it");
+    return;
+  }
   try {
     step();
   } catch (const std::exception& e) {
@@ -221,6 +234,19 @@ void Room::expire_if_created_before(SystemTime cutoff) {
   });
 }
 
+void Room::give_up() {
+  serially(std::nullopt, [this] {
+    given_up_ = true;
+    claim_timer_.cancel();
+    clock_.cancel();
+    log_info("room_given_up", {{"room", meta_.id}});
+    for (const auto& m : members_.remove_all()) {
+      m.connection->left(this);
+      m.connection->close(CloseCode::going_away);  // its client reconnects and finds the room's new owner
+    }
+  });
+}
+
 // ---- seats and members -----------------------------------------------------------------
 
 void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite) {
@@ -276,7 +302,7 @@ void Room::take_seat(const Caller& caller, int seat) {
         services_.storage.take_seat(meta_.id, seat, caller.player->id, started_at, std::move(done));
       },
       [this, caller, seat, started_at](bool committed) {
-        if (!committed) return caller.fail(Code::internal, "the seat could not be stored; try again");
+        if (!committed) return caller.fail_storing("the seat could not be stored", services_.storage.trouble());
         fill_seat(seat, caller.player, started_at);
         services_.host.seat_index(caller.player->id, meta_.id, true);
         add_member(caller, seat);
@@ -304,7 +330,7 @@ void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
         services_.storage.take_bot_seat(meta_.id, bot.seat, bot.level, started_at, std::move(done));
       },
       [this, caller, bot, started_at](bool committed) {
-        if (!committed) return caller.fail(Code::internal, "the computer player could not be stored; try again");
+        if (!committed) return caller.fail_storing("the computer player could not be stored", services_.storage.trouble());
         fill_seat(bot.seat, bots_.add(bot.seat, bot.level), started_at);
         reply_room(caller);
         send_room_to_others(caller.connection.get());
@@ -334,7 +360,7 @@ void Room::do_leave(const Caller& caller) {
   for (const auto& m : members_.remove_player(caller.player->id)) m.connection->left(this);
   commit([&](auto done) { services_.storage.free_seat(meta_.id, *seat, std::move(done)); },
          [this, caller, seat = *seat](bool committed) {
-           if (!committed) return caller.fail(Code::internal, "the seat could not be freed; try again");
+           if (!committed) return caller.fail_storing("the seat could not be freed", services_.storage.trouble());
            seats_[static_cast<std::size_t>(seat)] = nullptr;
            services_.host.seat_index(caller.player->id, meta_.id, false);
            send_room_to_others(nullptr);
@@ -439,6 +465,8 @@ void Room::read_stored(const Caller& caller, std::function<void(const GameMeta&,
   services_.readers.run([caller, meta = meta_, &storage = services_.storage, read = std::move(read)] {
     try {
       read(meta, storage);
+    } catch (const Unavailable& e) {
+      caller.fail_storing("this game's history could not be read", StorageTrouble::unreachable);
     } catch (const std::exception& e) {
       log_error("room_read_failed", {{"room", meta.id}, {"message", e.what()}});
       caller.fail(Code::internal, "the server could not read this game's history; try again");
@@ -537,7 +565,7 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
       [this, caller, action, rounds_after, clock = std::move(clock)](bool committed) {
         if (!committed) {
           rebuild_from_storage();  // the match ran ahead of the database: take it back
-          if (caller) caller->fail(Code::internal, "the move could not be stored; try again");
+          if (caller) caller->fail_storing("the move could not be stored", services_.storage.trouble());
           return;
         }
         version_ = action->version;
@@ -631,6 +659,13 @@ void Room::settle_claim(const std::optional<Caller>& caller, std::optional<int> 
 void Room::rebuild_from_storage() {
   // The read runs on a reader thread; the gate holds every later step until the match is back.
   gate_.hold();
+  read_back();
+}
+
+// Until the read succeeds the room keeps its gate: its match ran ahead of the database, and no
+// step may see that position. Tried again every kReadBackInterval while the database is away,
+// so play resumes within that time of its return.
+void Room::read_back() {
   services_.readers.run([self = shared_from_this(), meta = meta_] {
     auto rebuilt = std::make_shared<std::optional<std::pair<Match, std::int64_t>>>();
     try {
@@ -640,8 +675,16 @@ void Room::rebuild_from_storage() {
       log_error("room_rebuild_failed", {{"room", meta.id}, {"message", e.what()}});
     }
     net::post(self->strand_, [self, rebuilt] {
+      if (!*rebuilt) {
+        self->stalled_ = true;
+        self->read_back_timer_.expires_after(kReadBackInterval);
+        self->read_back_timer_.async_wait([self](const error_code& error) {
+          if (!error) self->read_back();
+        });
+        return;
+      }
+      self->stalled_ = false;
       self->gate_.release([&] {
-        if (!*rebuilt) return;
         self->run_step(std::nullopt, [&] {
           self->match_ = std::move((*rebuilt)->first);
           self->version_ = (*rebuilt)->second;

@@ -79,6 +79,10 @@ class Room : public std::enable_shared_from_this<Room> {
   // Removes the room from the lobby and the database if it still waits for players and was
   // created before `cutoff`; its members hear `room_expired`.
   void expire_if_created_before(SystemTime cutoff);
+  // Another process owns the room now (this one was cut off from the database past its lease
+  // and the room was taken meanwhile): no step runs here any more, and the members' connections
+  // close so that their clients reconnect and reach the room where it is served.
+  void give_up();
 
  private:
   using Step = std::function<void()>;
@@ -131,6 +135,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void open_claim_window();
   void settle_claim(const std::optional<Caller>& caller, std::optional<int> claimant);
   void rebuild_from_storage();
+  void read_back();
   // Computer players: a search when one is to move, its result checked like a person's move,
   // and their claims.
   void let_bot_think(bool random = false);
@@ -169,7 +174,10 @@ class Room : public std::enable_shared_from_this<Room> {
   CommitGate gate_;
   ClaimRace race_;
   net::steady_timer claim_timer_;
+  net::steady_timer read_back_timer_;   // on the strand: the next try to read the game back
+  std::atomic<bool> stalled_{false};  // the game could not be read back yet: set on the strand, read anywhere
   bool forgotten_ = false;
+  bool given_up_ = false;  // on the strand: see give_up
   RoomClock clock_;
   RematchVotes rematch_;
 };

@@ -105,7 +105,9 @@ Statement Database::prepare(std::string_view sql) {
 std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
 
 void Database::fail(std::string_view what) const {
-  throw SqlError(std::string(sqlite3_errmsg(db_)) + " (in: " + std::string(what.substr(0, 120)) + ")");
+  SqlError error(std::string(sqlite3_errmsg(db_)) + " (in: " + std::string(what.substr(0, 120)) + ")");
+  error.disk_full = sqlite3_errcode(db_) == SQLITE_FULL;
+  throw error;
 }
 
 void Database::Finalize::operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }

@@ -17,6 +17,13 @@ namespace mancala::server {
 
 struct SqlError : std::runtime_error {
   using std::runtime_error::runtime_error;
+  // The connection itself is gone (PostgreSQL restarted, a failover, the backend terminated):
+  // nothing of the statement took effect unless it was a COMMIT, and a fresh connection may
+  // succeed where this one failed.
+  bool connection_lost = false;
+  // SQLite's SQLITE_FULL: the disk (or the page limit) has no room for what was written; the
+  // transaction is undone, and the same write succeeds once there is room again.
+  bool disk_full = false;
 };
 
 class Database;

@@ -8,6 +8,16 @@
 #include "metrics.hpp"
 
 namespace mancala::server {
+namespace {
+
+StorageTrouble trouble_of(const std::exception& e) {
+  const auto* sql = dynamic_cast<const SqlError*>(&e);
+  if (sql && sql->connection_lost) return StorageTrouble::unreachable;
+  if (sql && sql->disk_full) return StorageTrouble::disk_full;
+  return StorageTrouble::none;
+}
+
+}  // namespace
 
 template <class Connection>
 BasicGroupCommitWriter<Connection>::BasicGroupCommitWriter(Connection db, Histogram& commit_latency)
@@ -80,9 +90,13 @@ void BasicGroupCommitWriter<Connection>::commit_batch(std::deque<Entry>& batch) 
   // and the others still commit.
   std::vector<bool> succeeded(batch.size(), false);
   Attempt attempt = run_batch(batch, succeeded, /*savepoints=*/false);
+  // A connection PostgreSQL closed (a restart, a terminated backend) is found out at its next
+  // statement; the batch runs again on a fresh one, so nobody's move fails for it.
+  if (attempt == Attempt::connection_lost) attempt = run_batch(batch, succeeded, /*savepoints=*/false);
   if (attempt == Attempt::job_failed) attempt = run_batch(batch, succeeded, /*savepoints=*/true);
   commit_latency_.observe(std::chrono::steady_clock::now() - started);
   const bool committed = attempt == Attempt::committed;
+  trouble_ = committed ? StorageTrouble::none : failed_for_;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     try {
       batch[i].done(committed && succeeded[i]);
@@ -97,6 +111,8 @@ template <class Connection>
 auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded,
                                                   bool savepoints) -> Attempt {
   bool job_failed = false;
+  bool commit_sent = false;
+  failed_for_ = StorageTrouble::none;
   try {
     db_.begin_write();
     for (std::size_t i = 0; i < batch.size() && !job_failed; ++i) {
@@ -106,6 +122,7 @@ auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std
         succeeded[i] = true;
       } catch (const std::exception& e) {
         succeeded[i] = false;
+        if (trouble_of(e) != StorageTrouble::none) throw;  // not the job's fault: the batch's
         if (savepoints) {
           log_error("write_failed", {{"message", e.what()}});
           db_.prepare("ROLLBACK TO job").run();
@@ -116,18 +133,42 @@ auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std
       if (savepoints) db_.prepare("RELEASE job").run();
     }
     if (!job_failed) {
+      commit_sent = true;
       db_.prepare("COMMIT").run();
       return Attempt::committed;
     }
   } catch (const std::exception& e) {
-    log_error("commit_failed", {{"message", e.what()}, {"jobs", batch.size()}});
+    failed_for_ = trouble_of(e);
+    log_failure(e, batch.size());
   }
+  // Before COMMIT was sent, a lost connection took nothing with it: the batch may run again.
+  // Whether a COMMIT that lost its connection took effect is unknown: its jobs are reported
+  // failed, and a room whose move failed reads back what the database has.
+  if (failed_for_ == StorageTrouble::unreachable)
+    return commit_sent ? Attempt::commit_failed : Attempt::connection_lost;
   try {
     db_.execute("ROLLBACK");
   } catch (const std::exception&) {
-    // Nothing was open to roll back.
+    // Nothing was open to roll back (SQLite undoes a transaction that ran out of room itself).
   }
+  if (failed_for_ == StorageTrouble::disk_full) return Attempt::disk_full;
   return job_failed ? Attempt::job_failed : Attempt::commit_failed;
+}
+
+// A full disk fails every batch until there is room again: said once a minute, not per move.
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::log_failure(const std::exception& e, std::size_t jobs) {
+  if (failed_for_ != StorageTrouble::disk_full) {
+    log_error("commit_failed", {{"message", e.what()}, {"jobs", jobs},
+                                {"connection_lost", failed_for_ == StorageTrouble::unreachable}});
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (disk_full_logged_ != SteadyTime{} && now - disk_full_logged_ < std::chrono::minutes(1)) return;
+  disk_full_logged_ = now;
+  log_error("disk_full", {{"message", e.what()},
+                          {"effect", "moves and other writes are refused until there is room again; "
+                                     "nothing already acknowledged is affected"}});
 }
 
 template class BasicGroupCommitWriter<Database>;

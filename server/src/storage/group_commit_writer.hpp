@@ -5,6 +5,7 @@
 // commit. `done(true)` is called only after the commit
 // is durable, which is what lets the server acknowledge a move. The same writer serves SQLite
 // (`Database`) and PostgreSQL (`PgConnection`): both speak BEGIN, SAVEPOINT and COMMIT.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -12,7 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "clock.hpp"
 #include "database.hpp"
+#include "storage_trouble.hpp"
 #include "pg_connection.hpp"
 
 namespace mancala::server {
@@ -34,6 +37,10 @@ class BasicGroupCommitWriter {
   void run_and_wait(const Job& job);
   // Commits everything already queued, then ends the thread. Later submits fail at once.
   void stop();
+  // Why the last transaction failed, while it is the last one: the database could not be
+  // reached, or its disk was full (its jobs were reported failed). `none` again once one
+  // commits. Any thread.
+  StorageTrouble trouble() const { return trouble_.load(); }
 
  private:
   struct Entry {
@@ -42,8 +49,12 @@ class BasicGroupCommitWriter {
   };
   void run();
   void commit_batch(std::deque<Entry>& batch);
-  enum class Attempt { committed, job_failed, commit_failed };
+  // connection_lost: the connection broke before COMMIT was sent, so nothing of the batch took
+  // effect and it may run again, once, on a fresh connection. disk_full: no job can be written
+  // until there is room again, so none is tried alone.
+  enum class Attempt { committed, job_failed, connection_lost, disk_full, commit_failed };
   Attempt run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded, bool savepoints);
+  void log_failure(const std::exception& e, std::size_t jobs);
 
   Connection db_;
   Histogram& commit_latency_;
@@ -51,6 +62,9 @@ class BasicGroupCommitWriter {
   std::condition_variable wake_;
   std::deque<Entry> queue_;
   bool stopping_ = false;
+  StorageTrouble failed_for_ = StorageTrouble::none;  // on the writer thread: the last attempt
+  SteadyTime disk_full_logged_{};                     // on the writer thread: once a minute
+  std::atomic<StorageTrouble> trouble_{StorageTrouble::none};
   std::thread thread_;
 };
 

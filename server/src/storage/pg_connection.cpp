@@ -107,7 +107,9 @@ PgConnection::PgConnection(const std::string& url) : url_(url) {
     const std::string message = connection_ ? PQerrorMessage(connection_) : "out of memory";
     PQfinish(connection_);
     connection_ = nullptr;
-    throw SqlError("cannot connect to PostgreSQL: " + message);
+    SqlError error("cannot connect to PostgreSQL: " + message);
+    error.connection_lost = true;  // a later attempt may succeed
+    throw error;
   }
   apply_session_settings();
 }
@@ -160,7 +162,9 @@ void PgConnection::fail(std::string_view what, pg_result* result) const {
   if (message.empty()) message = PQerrorMessage(connection_);
   PQclear(result);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  throw SqlError("PostgreSQL: " + message + " (in: " + std::string(what.substr(0, 120)) + ")");
+  SqlError error("PostgreSQL: " + message + " (in: " + std::string(what.substr(0, 120)) + ")");
+  error.connection_lost = PQstatus(connection_) == CONNECTION_BAD;
+  throw error;
 }
 
 }  // namespace mancala::server

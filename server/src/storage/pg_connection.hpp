@@ -91,6 +91,20 @@ class PgConnection {
   // Reconnects when the server closed the connection (a restart, a network cut): the next
   // statement then runs on a fresh session. Prepared statements are prepared again.
   void reconnect_if_broken();
+  // Runs `work(*this)`; when the connection turns out lost on the way (a closed connection is
+  // only found out by its next statement), reconnects and runs it once more. Only for work
+  // that commits nothing, or is a single statement that failed before it ran: reads.
+  template <class Work>
+  auto retrying(Work&& work) {
+    reconnect_if_broken();
+    try {
+      return work(*this);
+    } catch (const SqlError& e) {
+      if (!e.connection_lost) throw;
+      reconnect_if_broken();
+      return work(*this);
+    }
+  }
 
  private:
   friend class PgStatement;

@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <mutex>
+#include <fstream>
 #include <thread>
+#include <type_traits>
 
 #include "database.hpp"
 #include "group_commit_writer.hpp"
@@ -281,6 +283,7 @@ class SqlStorage final : public Storage {
   std::string load_last_alive() override;
   GamePage list_games(const GameQuery& query) override;
   bool healthy() override;
+  StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
 
  private:
@@ -313,6 +316,13 @@ void SqlStorage<Dialect>::stop() {
   checkpointer_.reset();
 }
 
+// Tests only: see Storage::limit_pages_from.
+void apply_page_limit(Database& db, const std::string& file) {
+  std::ifstream in(file);
+  long long pages = 0;
+  if (in >> pages && pages > 0) db.execute("PRAGMA max_page_count = " + std::to_string(pages));
+}
+
 template <class Dialect>
 void SqlStorage<Dialect>::read(const std::function<void(Connection&)>& read) {
   if (const auto delay = read_delay(); delay.count() > 0) std::this_thread::sleep_for(delay);  // tests only
@@ -328,8 +338,22 @@ void SqlStorage<Dialect>::read(const std::function<void(Connection&)>& read) {
       idle_readers_.pop_back();
     }
   }
-  if (!reader) reader = std::make_unique<Connection>(Dialect::open_reader(path_));
-  read(*reader);  // on an exception the connection is simply closed
+  try {
+    if (!reader) reader = std::make_unique<Connection>(Dialect::open_reader(path_));
+    read(*reader);  // on an exception the connection is simply closed
+  } catch (const SqlError& e) {
+    if (!e.connection_lost) throw;
+    // A pooled connection PostgreSQL closed (a restart, a terminated backend) is found out by
+    // its next statement: a read is retried once on a fresh one. Failing again, it is
+    // Unavailable: the database cannot be reached.
+    try {
+      reader = std::make_unique<Connection>(Dialect::open_reader(path_));
+      read(*reader);
+    } catch (const SqlError& again) {
+      if (again.connection_lost) throw Unavailable(again.what());
+      throw;
+    }
+  }
   const std::lock_guard lock(readers_mutex_);
   idle_readers_.push_back(std::move(reader));
 }
@@ -424,8 +448,10 @@ void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<con
                             UpdateEffects effects, Done done) {
   writer_->submit(
       [game_id = std::move(game_id), shared = std::move(shared), effects = std::move(effects),
-       owner = room_owner_](Connection& db) {
+       owner = room_owner_, page_limit_file = page_limit_file_](Connection& db) {
         if (!owner.empty()) check_still_owner(db, game_id, owner);
+        if constexpr (std::is_same_v<Connection, Database>)
+          if (!page_limit_file.empty()) apply_page_limit(db, page_limit_file);
         const StoredAction& action = *shared;
         // UNIQUE (game_id, version) makes a second write of one version impossible. Rows are
         // appended in commit order, so a commit dirties few table pages.

@@ -9,14 +9,23 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "storage_trouble.hpp"
 #include "stored_game.hpp"
 
 namespace mancala::server {
 
 class Histogram;
+
+// A read or write that could not reach the database (a restart, a failover, a network cut,
+// retried once already): the request is answered `unavailable` with a time to retry, not
+// `internal`, and nothing is lost.
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct GameQuery {
   std::optional<std::string> player_name;
@@ -85,6 +94,9 @@ class Storage {
   virtual std::string load_last_alive() = 0;
   virtual GamePage list_games(const GameQuery& query) = 0;
   virtual bool healthy() = 0;
+  // Why writes fail just now (the last one failed because the database could not be reached
+  // or its disk was full); `none` while they succeed.
+  virtual StorageTrouble trouble() const = 0;
 
   // Commits what is queued and closes the writer.
   virtual void stop() = 0;
@@ -92,9 +104,14 @@ class Storage {
   // Tests only (`--test-read-delay-ms`): every read waits this long first, so that a test can
   // show that no network thread and no room waits for a read.
   void delay_reads(std::chrono::milliseconds delay) { read_delay_ms_ = delay.count(); }
+  // Tests only (`--test-page-limit-file`, SQLite): before each move is stored, the database's
+  // size in pages is bounded by the number in `file` (PRAGMA max_page_count), so that a test
+  // can run out of room and make room again without filling a disk. Before the writes start.
+  void limit_pages_from(std::string file) { page_limit_file_ = std::move(file); }
 
  protected:
   std::chrono::milliseconds read_delay() const { return std::chrono::milliseconds(read_delay_ms_.load()); }
+  std::string page_limit_file_;
 
  private:
   std::atomic<std::int64_t> read_delay_ms_{0};

@@ -162,11 +162,11 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
   const std::string_view path = target.substr(0, question);
   const Query query = parse_query(question == std::string_view::npos ? "" : target.substr(question + 1));
 
-  if (path == "/healthz") {
+  if (path == "/healthz") {  // a load balancer sends no new clients to a degraded process
     return context.storage.healthy()
                ? text_response(request, http::status::ok, "text/plain; charset=utf-8", "ok\n")
                : text_response(request, http::status::service_unavailable, "text/plain; charset=utf-8",
-                               "the database does not answer\n");
+                               "degraded: the database does not answer\n");
   }
   if (path == "/metrics")
     return text_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
@@ -224,6 +224,12 @@ StringResponse handle_api(const HttpRequest& request, const HttpContext& context
     return route(request, context);
   } catch (const HttpError& e) {
     return error_response(request, e.status, e.message);
+  } catch (const Unavailable& e) {
+    log_warn("http_api_unavailable", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
+    auto response = error_response(request, http::status::service_unavailable,
+                                   "the database cannot be reached right now; try again shortly");
+    response.set(http::field::retry_after, std::to_string((kRetryAfterMs + 999) / 1000));
+    return response;
   } catch (const std::exception& e) {
     log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
     return error_response(request, http::status::internal_server_error, "the server could not answer this request");

@@ -34,6 +34,7 @@ enum class Code {
   rate_limited,
   too_many_rooms,
   room_expired,
+  unavailable,  // the database cannot be reached right now; `retry_after_ms` says when to try again
   internal,
 };
 inline constexpr int kCodeCount = static_cast<int>(Code::internal) + 1;
