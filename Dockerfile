@@ -11,7 +11,7 @@ RUN bash -c 'source scripts/common.sh && build mancala mancala-server'
 # Runtime: only the shared libraries the two executables use, the executables and the web client.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 curl \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mancala \
     && mkdir -p /data && chown mancala:mancala /data

@@ -106,7 +106,9 @@ Hello parse_hello(const Fields& f) {
   hello.token = f.optional_string("token");
   if (!hello.token.empty()) return hello;  // a returning player keeps the name stored with him
   const Json* name = f.find("name");
-  if (!name) fail(Code::bad_request, "'hello' needs a 'name' (a new player) or a 'token' (a returning one)");
+  // Neither: only a connection that carries an account's session cookie may say that, which
+  // the server checks (the parser cannot see the cookie).
+  if (!name) return hello;
   if (!name->is_string()) fail(Code::bad_name, "'name' must be a string");
   auto checked = check_name(name->get_ref<const std::string&>());
   if (auto* error = std::get_if<Error>(&checked)) throw Invalid{std::move(*error)};
@@ -186,6 +188,7 @@ CreateRoom parse_create_room(const Fields& f) {
     create.options = *options;
   }
   create.is_private = f.boolean("private", false);
+  create.rated = f.boolean("rated", false);
   if (const Json* grace = f.find("grace_seconds")) {
     if (!in_range(*grace, kMinGraceSeconds, kMaxGraceSeconds))
       fail(Code::bad_option, "'grace_seconds' must be an integer from " +

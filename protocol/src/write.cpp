@@ -37,6 +37,13 @@ Json seat_json(const SeatView& seat) {
               {"connected", seat.connected},
               {"bot", seat.bot > 0 ? Json(seat.bot) : Json(false)}};
   if (!seat.grace_until.empty()) out["grace_until"] = seat.grace_until;
+  if (taken && !seat.bot) {
+    out["account"] = seat.account;
+    if (seat.rating) {
+      out["rating"] = *seat.rating;
+      out["provisional"] = seat.provisional;
+    }
+  }
   return out;
 }
 
@@ -50,7 +57,7 @@ Json to_json(const RoomSummary& summary) {
               {"seats", std::move(seats)}, {"spectators", summary.spectators},
               {"time_control", summary.time_control},
               {"host", summary.host.empty() ? Json() : Json(summary.host)},
-              {"created", summary.created}};
+              {"created", summary.created}, {"rated", summary.rated}};
 }
 
 Json to_json(const RoomView& room) {
@@ -58,7 +65,8 @@ Json to_json(const RoomView& room) {
               {"game", room.summary.game},
               {"options", room.summary.options},
               {"grace_seconds", room.grace_seconds},
-              {"private", room.is_private}};
+              {"private", room.is_private},
+              {"rated", room.summary.rated}};
   if (!room.invite.empty()) out["invite"] = room.invite;
   Json summary = to_json(room.summary);
   out["status"] = room.summary.status;
@@ -87,7 +95,8 @@ std::string write_welcome(const RequestId& id, std::string_view player_id, std::
   Json out = message("welcome", id);
   out["player_id"] = player_id;
   out["name"] = name;
-  out["token"] = token;
+  if (!token.empty()) out["token"] = token;
+  out["account"] = token.empty();
   return to_json_text(out);
 }
 

@@ -88,6 +88,7 @@ struct Server {
   net::io_context io;
   BotPool bots{1, 1, metrics};
   Hub hub{io, storage, players, metrics, bots};
+  LoginLimits login_limits;
   HttpContext context{.hub = hub,
                       .storage = storage,
                       .players = players,
@@ -97,7 +98,8 @@ struct Server {
                       .rate_limit = 20,
                       .public_origin = "",
                       .bind_address = "127.0.0.1",
-                      .max_connections = 1000};
+                      .max_connections = 1000,
+                      .login_limits = login_limits};
 
   Server() {
     add_player(storage, {"owner", "Owner", to_hex(sha256(kOwnerToken))});
@@ -126,7 +128,7 @@ std::optional<HttpRequest> parse_request(const std::uint8_t* data, std::size_t s
 }
 
 void check_api(const HttpRequest& request) {
-  const StringResponse response = handle_api(request, server().context);
+  const StringResponse response = handle_api(request, server().context, "192.0.2.1");
   FUZZ_CHECK(response.result() != http::status::internal_server_error);
   if (to_std(response[http::field::content_type]) == "application/json")
     FUZZ_CHECK(!Json::parse(response.body()).is_discarded());

@@ -115,20 +115,6 @@ TEST(Durability, SigkillAfterAcknowledgedMovesLosesNothing) {
   EXPECT_GE(kills, 3);
 }
 
-// Runs one statement on the server's database file from a second connection, as an operator
-// (or a full disk) might change it under the server.
-void execute_on(const std::string& db, const std::string& sql) {
-  sqlite3* connection = nullptr;
-  if (sqlite3_open(db.c_str(), &connection) != SQLITE_OK) throw std::runtime_error("cannot open " + db);
-  sqlite3_busy_timeout(connection, 5000);
-  char* error = nullptr;
-  const int status = sqlite3_exec(connection, sql.c_str(), nullptr, nullptr, &error);
-  const std::string message = error ? error : "";
-  sqlite3_free(error);
-  sqlite3_close(connection);
-  if (status != SQLITE_OK) throw std::runtime_error(sql + ": " + message);
-}
-
 // A move whose commit fails is refused to its mover, announced to nobody, and the room is
 // rebuilt from the database (off its strand, on a reader): the same move then goes through at
 // the same version, and the game plays to its end with exactly the stored moves.

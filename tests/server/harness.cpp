@@ -1,5 +1,7 @@
 #include "harness.hpp"
 
+#include <sqlite3.h>
+
 #include "temp_path.hpp"
 
 #include <fcntl.h>
@@ -169,8 +171,9 @@ Client::Client(unsigned short port, Options options) : impl_(std::make_unique<Im
   beast::get_lowest_layer(ws).expires_after(10s);
   beast::get_lowest_layer(ws).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   beast::get_lowest_layer(ws).expires_never();
-  ws.set_option(websocket::stream_base::decorator([origin = options.origin](websocket::request_type& request) {
+  ws.set_option(websocket::stream_base::decorator([origin = options.origin, cookie = options.cookie](websocket::request_type& request) {
     if (!origin.empty()) request.set(http::field::origin, origin);
+    if (!cookie.empty()) request.set(http::field::cookie, cookie);
   }));
   const std::string host = options.host.empty() ? "127.0.0.1:" + std::to_string(port) : options.host;
   websocket::response_type response;
@@ -305,6 +308,46 @@ int http_get(unsigned short port, const std::string& target, std::string* body, 
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return static_cast<int>(response.result_int());
 }
+
+HttpReply http_call(unsigned short port, const std::string& method, const std::string& target, const Json& body,
+                    const std::vector<std::pair<std::string, std::string>>& fields) {
+  net::io_context io;
+  beast::tcp_stream stream(io);
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  stream.expires_after(30s);
+  http::request<http::string_body> request{http::string_to_verb(method), target, 11};
+  request.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  for (const auto& [name, value] : fields) request.set(name, value);
+  if (!body.is_null()) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = body.dump();
+  }
+  request.prepare_payload();
+  http::write(stream, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(stream, buffer, response);
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  return HttpReply{static_cast<int>(response.result_int()), Json::parse(response.body(), nullptr, false, true),
+                   std::string(response[http::field::set_cookie]), std::string(response[http::field::retry_after])};
+}
+
+// Runs one statement on the server's database file from a second connection, as an operator
+// (or a full disk) might change it under the server.
+void execute_on(const std::string& db, const std::string& sql) {
+  sqlite3* connection = nullptr;
+  if (sqlite3_open(db.c_str(), &connection) != SQLITE_OK) throw std::runtime_error("cannot open " + db);
+  sqlite3_busy_timeout(connection, 5000);
+  char* error = nullptr;
+  const int status = sqlite3_exec(connection, sql.c_str(), nullptr, nullptr, &error);
+  const std::string message = error ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(connection);
+  if (status != SQLITE_OK) throw std::runtime_error(sql + ": " + message);
+}
+
+std::string cookie_of(const std::string& set_cookie) { return set_cookie.substr(0, set_cookie.find(';')); }
 
 int raw_http(unsigned short port, const std::string& request, std::string* body) {
   net::io_context io;

@@ -47,6 +47,7 @@ class Client {
   struct Options {
     std::string origin;  // sent as the Origin header when not empty
     std::string host;    // Host header (default 127.0.0.1:port)
+    std::string cookie;  // sent as the Cookie header when not empty (an account's session)
   };
   Client(unsigned short port, Options options);
   explicit Client(unsigned short port) : Client(port, Options{}) {}
@@ -92,6 +93,22 @@ struct UpgradeRefused : std::runtime_error {
 // A plain HTTP GET; returns the status and fills `body`.
 int http_get(unsigned short port, const std::string& target, std::string* body,
              const std::string& bearer = "");
+
+// Any HTTP request with a JSON body (empty: none) and more header fields.
+struct HttpReply {
+  int status = 0;
+  Json body;               // null when the body is not JSON
+  std::string set_cookie;  // the Set-Cookie field, when there is one
+  std::string retry_after;
+};
+HttpReply http_call(unsigned short port, const std::string& method, const std::string& target,
+                    const Json& body = Json(), const std::vector<std::pair<std::string, std::string>>& fields = {});
+// Runs one statement on a server's SQLite database file from a second connection, as an
+// operator (or a full disk) might change it under the server.
+void execute_on(const std::string& db, const std::string& sql);
+
+// The "name=value" part of a Set-Cookie field, to send back as a Cookie.
+std::string cookie_of(const std::string& set_cookie);
 
 // Sends `request` as raw bytes (for requests http_get cannot make) and returns the response's
 // status, or 0 when the server closed the connection without answering.

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 
@@ -162,6 +163,61 @@ TEST_P(StorageTest, PlayersAndTheLastAliveNote) {
   ASSERT_TRUE(found);
   EXPECT_EQ(found->name, "Ada");
   EXPECT_FALSE(storage->load_player_by_token_hash(std::string(64, 'c')));
+}
+
+// Accounts on both backends: a claim keeps the player, names are unique in any case, sessions
+// end, resets work once, and a rated game's result brings its ratings in the same transaction.
+TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
+  auto storage = open();
+  AccountStore& accounts = storage->accounts();
+  ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "ada", std::string(64, 'a')}, done); }));
+  accounts.create_account({"p1", false, "Ada", "hash-1", "session-1", std::string(64, 'r')});
+  accounts.create_account({"p2", true, "Bob", "hash-2", "session-2", std::string(64, 's')});
+  EXPECT_THROW(accounts.create_account({"p3", true, "ADA", "hash-3", "session-3", std::string(64, 't')}), NameTaken);
+  ASSERT_TRUE(accounts.find_account("aDA"));
+  EXPECT_EQ(accounts.find_account("ada")->player_id, "p1");
+  EXPECT_EQ(accounts.find_account("ada")->name, "Ada") << "the claim renamed the guest";
+  EXPECT_FALSE(storage->load_player_by_token_hash(std::string(64, 'a'))) << "the guest token is revoked";
+  const auto players = storage->load_players();
+  EXPECT_EQ(std::count_if(players.begin(), players.end(), [](const StoredPlayer& p) { return p.account; }), 2);
+
+  EXPECT_EQ(accounts.session_player("session-1"), std::optional<std::string>("p1"));
+  accounts.add_session("session-1b", "p1");
+  EXPECT_EQ(accounts.sessions("p1").size(), 2u);
+  accounts.end_sessions("p1", "session-1b");
+  EXPECT_FALSE(accounts.session_player("session-1"));
+  EXPECT_TRUE(accounts.session_player("session-1b"));
+  accounts.end_session("session-1b");
+  EXPECT_FALSE(accounts.session_player("session-1b"));
+
+  accounts.add_password_reset("reset-old", "p1", "2020-01-01T00:00:00.000Z");
+  EXPECT_FALSE(accounts.take_password_reset("reset-old")) << "expired";
+  accounts.add_password_reset("reset-1", "p1", "2999-01-01T00:00:00.000Z");
+  EXPECT_EQ(accounts.take_password_reset("reset-1"), std::optional<std::string>("p1"));
+  EXPECT_FALSE(accounts.take_password_reset("reset-1")) << "used up";
+
+  GameMeta rated = game("g1", "p1", "playing");
+  rated.rated = true;
+  rated.seats.push_back({1, "p2", ""});
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(rated, done); }));
+  UpdateEffects effects;
+  effects.finished_at = "2026-01-01T00:02:00.000Z";
+  effects.result = Json{{"winner", 1}};
+  effects.outcomes = {0.0, 1.0};
+  ASSERT_TRUE(wait([&](auto done) { storage->append_action("g1", move(1, "r4"), effects, done); }));
+  const auto bob = accounts.profile("bob");
+  ASSERT_TRUE(bob);
+  ASSERT_EQ(bob->ratings.count("cups"), 1u);
+  EXPECT_GT(bob->ratings.at("cups").rating.rating, 1500.0);
+  EXPECT_EQ(bob->ratings.at("cups").games, 1);
+  EXPECT_EQ(bob->won, 1);
+  ASSERT_EQ(bob->history.size(), 1u);
+  EXPECT_EQ(bob->history[0].game_id, "g1");
+  EXPECT_LT(accounts.profile("p1")->ratings.at("cups").rating.rating, 1500.0) << "by player id too";
+  EXPECT_EQ(accounts.profile("p1")->lost, 1);
+  EXPECT_EQ(accounts.all_ratings().size(), 2u);
+  EXPECT_TRUE(accounts.leaderboard("cups", 50).empty()) << "one game leaves a rating provisional";
+  EXPECT_TRUE(storage->load_game("g1")->meta.rated);
 }
 
 // The history list: filters, privacy and paging (absent filters are bound as NULL).

@@ -17,6 +17,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       PostgreSQL, which several server processes may share
   --static DIR        folder of the web client (default web-client)
   --allow-origin O    an extra allowed Origin for WebSocket upgrades (repeatable)
+  --trusted-proxy A   a proxy's address (repeatable): requests from it are counted against
+                      the client address its X-Forwarded-For names, for log-in limits
   --threads N         I/O threads (default: number of cores)
   --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
                       them (their searches wait in the queue), for tests and maintenance
@@ -28,6 +30,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
   --backup FILE       write a consistent copy of the database to FILE, then exit
+  --reset-password NAME  print a one-time link (valid for an hour) with which the account
+                      NAME sets a new password, then exit (there is no e-mail)
   --public-url URL    the address people open, e.g. https://mancala.example; then only its
                       origin (and --allow-origin) may open a WebSocket, whatever Host says.
                       Without it only a loopback or --bind Host vouches for its own origin
@@ -98,6 +102,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--db") config.db = value();
     else if (flag == "--static") config.static_root = value();
     else if (flag == "--allow-origin") config.allowed_origins.push_back(value());
+    else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(value());
     else if (flag == "--threads") config.threads = static_cast<int>(parse_integer(flag, value(), 1, 256));
     else if (flag == "--bot-threads") config.bot_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
     else if (flag == "--bot-priority") {
@@ -114,6 +119,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     }
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
+    else if (flag == "--reset-password") config.reset_password_of = value();
     else if (flag == "--public-url") {
       const std::string url = value();  // empty: not set, so that a blank setting can be passed on
       config.public_origin = url.empty() ? "" : origin_of_url(url);

@@ -15,6 +15,7 @@ struct Config {
   std::string db = "mancala.db";
   std::string static_root = "web-client";
   std::vector<std::string> allowed_origins;
+  std::vector<std::string> trusted_proxies;  // their X-Forwarded-For names the client
   int threads = 1;
   int bot_threads = 1;  // worker threads for computer players' searches
   bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
@@ -22,6 +23,7 @@ struct Config {
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit
+  std::string reset_password_of;  // --reset-password NAME: print a reset link and exit
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this

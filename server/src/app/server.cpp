@@ -1,5 +1,7 @@
 #include "server.hpp"
 
+#include "password.hpp"
+
 #include <csignal>
 #include <iostream>
 #include <thread>
@@ -58,6 +60,28 @@ void wait_until(net::io_context& io, std::function<bool()> done,
   poll(std::make_shared<Waiting>(Waiting{net::steady_timer(io), std::move(done), deadline, std::move(then)}));
 }
 
+// The operator's way to a forgotten password: a link with a one-time code (only its hash is
+// stored) that the page at #/reset/<code> turns into a new password.
+int print_password_reset(const Config& config) {
+  Metrics metrics;
+  const auto storage = Storage::open(config.db, metrics.commit_latency);
+  const auto account = storage->accounts().find_account(config.reset_password_of);
+  if (!account) {
+    std::cerr << "no account is named '" << config.reset_password_of << "'\n";
+    return 1;
+  }
+  const std::string code = new_secret();
+  storage->accounts().add_password_reset(secret_hash(code), account->player_id,
+                                         format_utc(std::chrono::system_clock::now() + std::chrono::hours(1)));
+  storage->stop();
+  const std::string site = config.public_origin.empty() ? "http://localhost:" + std::to_string(config.port)
+                                                        : config.public_origin;
+  std::cout << "A new password for " << account->name << " can be set within an hour at:\n"
+            << site << "/#/reset/" << code << "\n";
+  log_info("password_reset_issued", {{"account", account->name}});
+  return 0;
+}
+
 int run_server(const Config& config) {
   set_log_level(config.log_level);
   if (!config.backup_to.empty()) {
@@ -65,6 +89,8 @@ int run_server(const Config& config) {
     log_info("backup_written", {{"from", config.db}, {"to", config.backup_to}});
     return 0;
   }
+
+  if (!config.reset_password_of.empty()) return print_password_reset(config);
 
   Metrics metrics;
   // PostgreSQL may be shared by several processes: each owns its rooms through the registry.
@@ -76,6 +102,7 @@ int run_server(const Config& config) {
   Storage& storage = *opened;
   PlayerDirectory players;
   players.load(storage.load_players());
+  players.load_ratings(storage.accounts().all_ratings());
 
   net::io_context io(config.threads);
   // Computer players think here, never on the I/O threads. Each room queues at most one search.
@@ -102,9 +129,11 @@ int run_server(const Config& config) {
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
+  LoginLimits login_limits;
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
-                            config.public_origin, config.bind,     config.max_connections};
+                            config.public_origin, config.bind,     config.max_connections, login_limits,
+                            config.trusted_proxies};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();

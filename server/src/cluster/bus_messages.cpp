@@ -26,6 +26,9 @@ protocol::SeatView seat_from_json(const Json& j) {
   seat.connected = j.value("connected", false);
   if (j["bot"].is_number_integer()) seat.bot = j["bot"];
   seat.grace_until = j.value("grace_until", "");
+  seat.account = j.value("account", false);
+  if (j.contains("rating") && j["rating"].is_number_integer()) seat.rating = j["rating"].get<int>();
+  seat.provisional = j.value("provisional", false);
   return seat;
 }
 
@@ -41,6 +44,7 @@ protocol::RoomSummary summary_from_json(const Json& j) {
   summary.time_control = j.value("time_control", Json());
   if (j.contains("host") && j["host"].is_string()) summary.host = j["host"];
   summary.created = j.value("created", "");
+  summary.rated = j.value("rated", false);
   return summary;
 }
 

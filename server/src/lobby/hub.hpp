@@ -57,10 +57,11 @@ class Hub final : public RoomHost {
   // The player with this token; with other processes on the database, also one made there
   // (a database read). Null when none.
   PlayerRef player_by_token(const std::string& token);
-  // A connection's `hello`. `done` receives the player (null on failure) after the reply was
-  // queued; it may run on any thread.
+  // A connection's `hello`; `session_hash` is that of the account's session cookie its upgrade
+  // carried (empty: none), which makes it that account whatever the hello says. `done`
+  // receives the player (null on failure) after the reply was queued; it may run on any thread.
   void hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-             const protocol::Hello& hello, std::function<void(PlayerRef)> done);
+             const protocol::Hello& hello, const std::string& session_hash, std::function<void(PlayerRef)> done);
   // Every other message of a connection that said hello. With other processes, a message for a
   // room another process owns goes there.
   void handle(Caller caller, protocol::ClientMessage message);
@@ -99,6 +100,14 @@ class Hub final : public RoomHost {
   std::shared_ptr<Room> restore_room(const StoredGame& stored, const std::string& last_alive);
   // A player another process created after this one loaded its players (null if none).
   PlayerRef load_player_by_token(const std::string& token);
+  void hello_account(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+                     const std::string& session_hash, std::function<void(PlayerRef)> done);
+  PlayerRef account_of_session(const std::string& session_hash);  // a database read
+  void hello_new_guest(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+                       const std::string& name, std::function<void(PlayerRef)> done);
+  // Welcome (an account's has no token) and the player's unfinished rooms again.
+  void welcome_back(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+                    const PlayerRef& player, const std::string& token, std::function<void(PlayerRef)> done);
   // Sends the room to its seated players connected here (after a take-over).
   void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);

@@ -30,6 +30,18 @@ std::optional<protocol::Error> check_seats(const protocol::CreateRoom& create, i
   return std::nullopt;
 }
 
+// A rated result must say something about two people: accounts only, nobody's computer.
+std::optional<protocol::Error> check_rated(const protocol::CreateRoom& create, const Player& creator) {
+  if (!create.rated) return std::nullopt;
+  if (!creator.account)
+    return protocol::Error{Code::not_allowed, "only players with an account can create a rated room; sign up or log in", {}};
+  if (!create.bots.empty())
+    return protocol::Error{Code::not_allowed, "a rated room is for people only: leave out the computer players", {}};
+  if (create.choice.spectate)
+    return protocol::Error{Code::not_allowed, "the creator of a rated room plays in it", {}};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& create, const Player& creator,
@@ -42,6 +54,7 @@ std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& cr
   }
   const int seats = match->game().players();
   if (auto refusal = check_seats(create, seats)) return std::move(*refusal);
+  if (auto refusal = check_rated(create, creator)) return std::move(*refusal);
 
   GameMeta meta;
   meta.id = draw.room_id;
@@ -49,6 +62,7 @@ std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& cr
   meta.options = match->options();
   meta.draws = match->draws();
   meta.is_private = create.is_private;
+  meta.rated = create.rated;
   if (create.is_private) meta.invite = draw.invite;
   meta.grace_seconds = create.grace_seconds;
   meta.clock = clock_settings(create.clock);
@@ -58,7 +72,7 @@ std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& cr
   std::optional<int> creator_seat;
   if (!create.choice.spectate) {
     creator_seat = create.choice.seat.value_or(0);
-    meta.seats.push_back({*creator_seat, creator.id, creator.name});
+    meta.seats.push_back({*creator_seat, creator.id, creator.name, 0, creator.account});
   }
   for (const auto& bot : create.bots) meta.seats.push_back({bot.seat, "", bots::display_name(bot.level), bot.level});
   if (static_cast<int>(meta.seats.size()) == seats) {  // computer players took every other seat

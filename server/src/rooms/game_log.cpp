@@ -51,12 +51,11 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
       if (recorded_event(action.events[i])) turns.push_back(action.events[i]);
   }
   const Match match = replay(meta, actions);
-  Json players = Json::array();
-  for (const auto& seat : meta.seats) players.push_back({{"seat", seat.seat}, {"name", seat.name}});
   return Json{{"id", meta.id},
               {"game", meta.game},
               {"options", meta.options},
-              {"players", std::move(players)},
+              {"players", players_json(meta)},
+              {"rated", meta.rated},
               {"draws", meta.draws},
               {"status", meta.status},
               {"time_control", meta.clock},
@@ -65,6 +64,19 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
               {"turns", std::move(turns)},
               {"rounds", match.game().rounds()},
               {"result", match.result()}};
+}
+
+Json players_json(const GameMeta& meta) {
+  Json players = Json::array();
+  for (const auto& seat : meta.seats) {
+    Json player{{"seat", seat.seat}, {"name", seat.name}};
+    if (!seat.bot_level) {
+      player["player_id"] = seat.player_id;
+      player["account"] = seat.account;
+    }
+    players.push_back(std::move(player));
+  }
+  return players;
 }
 
 Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions) {

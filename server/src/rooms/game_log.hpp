@@ -44,5 +44,8 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
 
 // states[v] is the state at version v.
 Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions);
+// The seats of a stored game as the history shows them: name, and for a person the player id
+// and whether it is an account.
+Json players_json(const GameMeta& meta);
 
 }  // namespace mancala::server

@@ -263,6 +263,9 @@ void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_in
   const int count = static_cast<int>(seats_.size());
   if (choice.seat && *choice.seat >= count)
     return caller.fail(Code::bad_request, "this room has seats " + seats_text(count));
+  if (meta_.rated && !choice.spectate && !caller.player->account && status() == RoomStatus::waiting)
+    return caller.fail(Code::not_allowed, "this room is rated: only players with an account take its seats "
+                                          "(sign up or log in), anyone may watch");
   std::optional<int> target;
   if (choice.seat) {
     if (seats_[static_cast<std::size_t>(*choice.seat)] || status() != RoomStatus::waiting)
@@ -319,6 +322,7 @@ void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
     return caller.fail(Code::not_a_player, "only a seated player may add a computer player");
   if (status() != RoomStatus::waiting)
     return caller.fail(Code::not_allowed, "computer players join only while the room waits for players");
+  if (meta_.rated) return caller.fail(Code::not_allowed, "a rated room is for people only");
   const int count = static_cast<int>(seats_.size());
   if (bot.seat >= count) return caller.fail(Code::bad_request, "this room has seats " + seats_text(count));
   if (seats_[static_cast<std::size_t>(bot.seat)])
@@ -557,6 +561,8 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   if (match_.over()) {
     effects.finished_at = action->at;
     effects.result = match_.result();
+    effects.outcomes.resize(static_cast<std::size_t>(match_.game().players()));
+    match_.game().outcome(effects.outcomes);
   }
   // The mover's copy, with its request id, is also written before the commit.
   SharedText mover_text = caller ? std::make_shared<const std::string>(protocol::with_id(*text, caller->id)) : nullptr;
@@ -602,10 +608,29 @@ void Room::after_update(const StoredAction& action) {
       if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) services_.host.seat_index(seats_[i]->id, meta_.id, false);
     log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
     publish();
+    if (meta_.rated) refresh_ratings();
     return forget_if_idle();
   }
   open_claim_window();
   let_bot_think();
+}
+
+// The ratings the result's commit wrote are read back for the seats (never on the strand),
+// and then every member sees them.
+void Room::refresh_ratings() {
+  services_.readers.run([self = shared_from_this(), players = seats_] {
+    try {
+      for (const auto& player : players)
+        if (player && player->account) player->ratings->set(self->services_.storage.accounts().ratings_of(player->id));
+    } catch (const std::exception& e) {  // shown after the next restart instead
+      log_warn("ratings_not_read", {{"room", self->meta_.id}, {"message", e.what()}});
+      return;
+    }
+    self->serially(std::nullopt, [self] {
+      self->send_room_to_others(nullptr);
+      self->publish();
+    });
+  });
 }
 
 // ---- the claim window ------------------------------------------------------------------
@@ -845,13 +870,20 @@ bool Room::seat_connected(int seat) const {
 protocol::RoomSummary Room::summary() const {
   // `created` comes from the database after a restart: the room's original time.
   protocol::RoomSummary out{meta_.id, meta_.game, meta_.options, std::string(to_string(status())),
-                            {},       0,          clock_.time_control(), meta_.host_name, meta_.created};
+                            {},       0,          clock_.time_control(), meta_.rated, meta_.host_name, meta_.created};
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto& player = seats_[i];
     const bool connected = seat_connected(static_cast<int>(i));
     const bool away = player && !connected && status() == RoomStatus::playing;
-    out.seats.push_back({static_cast<int>(i), player ? player->id : "", player ? player->name : "",
-                         connected, bots_.level(static_cast<int>(i)), away ? format_utc(members_.grace_until(static_cast<int>(i))) : ""});
+    protocol::SeatView seat{static_cast<int>(i), player ? player->id : "", player ? player->name : "",
+                            connected, bots_.level(static_cast<int>(i)), away ? format_utc(members_.grace_until(static_cast<int>(i))) : ""};
+    if (player && player->account) {
+      seat.account = true;
+      const SeatRating rating = player->ratings->of(meta_.game).value_or(SeatRating{});
+      seat.rating = static_cast<int>(std::lround(rating.rating.rating));
+      seat.provisional = rating.provisional();
+    }
+    out.seats.push_back(std::move(seat));
   }
   out.spectators = members_.spectators();
   return out;

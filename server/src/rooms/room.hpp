@@ -130,6 +130,7 @@ class Room : public std::enable_shared_from_this<Room> {
                      Outcome outcome);
   void announce(const SharedText& update, const SharedText& mover_update, const std::optional<Caller>& caller) const;
   void after_update(const StoredAction& action);
+  void refresh_ratings();
   // The claim window: opened when the game enters one, settled by the first valid claim or,
   // at its deadline, by the game's fallback.
   void open_claim_window();

@@ -16,6 +16,11 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind(int index, double value) {
+  if (sqlite3_bind_double(statement_, index, value) != SQLITE_OK) db_->fail("bind");
+  return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
   if (sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()),
                         SQLITE_TRANSIENT) != SQLITE_OK)
@@ -41,6 +46,8 @@ void Statement::run() {
 }
 
 std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_, column); }
+
+double Statement::real(int column) const { return sqlite3_column_double(statement_, column); }
 
 std::string Statement::text(int column) const {
   const auto* data = sqlite3_column_text(statement_, column);

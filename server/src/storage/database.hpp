@@ -39,6 +39,7 @@ class Statement {
 
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind(int index, double value);
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
   Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
@@ -52,6 +53,7 @@ class Statement {
   void run();   // steps to the end (statements without rows)
 
   std::int64_t integer(int column) const;
+  double real(int column) const;
   std::string text(int column) const;
   bool is_null(int column) const;
 

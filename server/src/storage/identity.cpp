@@ -1,6 +1,7 @@
 #include "identity.hpp"
 
 #include "random.hpp"
+#include "text.hpp"
 
 namespace mancala::server {
 namespace {
@@ -28,15 +29,54 @@ StoredPlayer PlayerDirectory::to_stored(const Player& player) {
   return {player.id, player.name, to_hex(player.token_hash)};
 }
 
+std::optional<SeatRating> PlayerRatings::of(const std::string& game) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = by_game_.find(game);
+  return it == by_game_.end() ? std::nullopt : std::optional(it->second);
+}
+
+void PlayerRatings::set(std::map<std::string, SeatRating> ratings) {
+  const std::lock_guard lock(mutex_);
+  by_game_ = std::move(ratings);
+}
+
+void PlayerDirectory::index(const PlayerRef& player) {
+  if (player->account)
+    account_names_[lower_case(player->name)] = player->id;
+  else
+    by_token_hash_[to_hex(player->token_hash)] = player;
+  by_id_[player->id] = player;
+}
+
 void PlayerDirectory::add(PlayerRef player) {
   const std::lock_guard lock(mutex_);
-  by_token_hash_[to_hex(player->token_hash)] = player;
-  by_id_[player->id] = std::move(player);
+  index(player);
 }
 
 void PlayerDirectory::load(const std::vector<StoredPlayer>& players) {
   for (const auto& stored : players)
-    add(std::make_shared<const Player>(Player{stored.id, stored.name, from_hex(stored.token_hash)}));
+    add(std::make_shared<const Player>(Player{stored.id, stored.name, from_hex(stored.token_hash), stored.account}));
+}
+
+void PlayerDirectory::load_ratings(const std::map<std::string, std::map<std::string, SeatRating>>& ratings) {
+  for (const auto& [id, by_game] : ratings)
+    if (const auto player = find(id)) player->ratings->set(by_game);
+}
+
+PlayerRef PlayerDirectory::become_account(const std::string& id, const std::string& name) {
+  const std::lock_guard lock(mutex_);
+  auto account = std::make_shared<Player>(Player{id, name, {}, true});
+  if (const auto it = by_id_.find(id); it != by_id_.end()) {
+    by_token_hash_.erase(to_hex(it->second->token_hash));
+    account->ratings = it->second->ratings;
+  }
+  index(account);
+  return account;
+}
+
+bool PlayerDirectory::name_reserved(const std::string& name) const {
+  const std::lock_guard lock(mutex_);
+  return account_names_.count(lower_case(name)) > 0;
 }
 
 PlayerRef PlayerDirectory::find_by_token(std::string_view token) const {

@@ -1,21 +1,39 @@
 #pragma once
-// Anonymous players: a public id, a display name and a secret token. Only the token's SHA-256
-// is kept (here and in the database); a presented token is hashed and compared in constant time.
+// Players: a public id, a display name and a secret token. Only the token's SHA-256 is kept
+// (here and in the database); a presented token is hashed and compared in constant time. A
+// player who took an account proves it with a session cookie instead: the token no longer
+// works, and the name is reserved (guests cannot say hello with it).
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "accounts.hpp"
 #include "sha256.hpp"
 #include "stored_game.hpp"
 
 namespace mancala::server {
 
+// An account's ratings by game, shown beside its name in seats and the lobby. Shared by every
+// copy of the player (a claim makes a new one) and changed after each rated game: any thread.
+class PlayerRatings {
+ public:
+  std::optional<SeatRating> of(const std::string& game) const;
+  void set(std::map<std::string, SeatRating> ratings);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, SeatRating> by_game_;
+};
+
 struct Player {
   std::string id;
   std::string name;
   Sha256Digest token_hash;
+  bool account = false;
+  std::shared_ptr<PlayerRatings> ratings = std::make_shared<PlayerRatings>();
 };
 using PlayerRef = std::shared_ptr<const Player>;
 
@@ -32,13 +50,22 @@ class PlayerDirectory {
 
   void add(PlayerRef player);
   void load(const std::vector<StoredPlayer>& players);
+  void load_ratings(const std::map<std::string, std::map<std::string, SeatRating>>& ratings);
   PlayerRef find_by_token(std::string_view token) const;
   PlayerRef find(const std::string& id) const;
+  // The player `id` (known here or not) is now the account `name`: his token stops working.
+  // Returns the account's player.
+  PlayerRef become_account(const std::string& id, const std::string& name);
+  // Whether an account (of this process's knowledge) has `name`, whatever its case.
+  bool name_reserved(const std::string& name) const;
 
  private:
+  void index(const PlayerRef& player);  // with mutex_ held
+
   mutable std::mutex mutex_;
   std::unordered_map<std::string, PlayerRef> by_id_;
-  std::unordered_map<std::string, PlayerRef> by_token_hash_;  // hex digest
+  std::unordered_map<std::string, PlayerRef> by_token_hash_;  // hex digest; guests only
+  std::unordered_map<std::string, std::string> account_names_;  // lower-case name -> id
 };
 
 }  // namespace mancala::server

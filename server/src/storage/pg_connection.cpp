@@ -1,5 +1,8 @@
 #include "pg_connection.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <libpq-fe.h>
 
 #include <cctype>
@@ -91,6 +94,15 @@ void PgStatement::run() {
 std::int64_t PgStatement::integer(int column) const {
   return std::stoll(PQgetvalue(result_, row_, column));
 }
+
+// Parameters travel as text: 17 significant digits bring a double back exactly.
+PgStatement& PgStatement::bind(int index, double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return set(index, std::string(text));
+}
+
+double PgStatement::real(int column) const { return std::strtod(PQgetvalue(result_, row_, column), nullptr); }
 
 std::string PgStatement::text(int column) const {
   return std::string(PQgetvalue(result_, row_, column),

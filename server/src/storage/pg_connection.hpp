@@ -40,6 +40,7 @@ class PgStatement {
 
   PgStatement& bind(int index, std::int64_t value) { return set(index, std::to_string(value)); }
   PgStatement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  PgStatement& bind(int index, double value);
   PgStatement& bind(int index, std::string_view text) { return set(index, std::string(text)); }
   PgStatement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
   PgStatement& bind(int index, const std::string& text) { return set(index, text); }
@@ -53,6 +54,7 @@ class PgStatement {
   void run();   // runs it, ignoring any rows
 
   std::int64_t integer(int column) const;
+  double real(int column) const;
   std::string text(int column) const;
   bool is_null(int column) const;
 

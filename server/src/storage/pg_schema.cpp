@@ -1,5 +1,7 @@
 #include "pg_schema.hpp"
 
+#include "account_schema.hpp"
+
 #include <iterator>
 #include <string>
 
@@ -82,6 +84,8 @@ const char* const kMigrations[] = {
     R"sql(
       ALTER TABLE games ADD COLUMN host TEXT REFERENCES players(id);
     )sql",
+    // 5: accounts, sessions, ratings (account_schema.hpp: the same text for both databases).
+    kAccountsMigration,
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

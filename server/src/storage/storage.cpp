@@ -1,11 +1,14 @@
 #include "storage.hpp"
 
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <fstream>
 #include <thread>
 #include <type_traits>
 
+#include "account_schema.hpp"
+#include "account_sql.hpp"
 #include "database.hpp"
 #include "group_commit_writer.hpp"
 #include "pg_connection.hpp"
@@ -107,6 +110,8 @@ const char* const kMigrations[] = {
     R"sql(
       ALTER TABLE games ADD COLUMN host TEXT REFERENCES players(id);
     )sql",
+    // 5: accounts, sessions, ratings (account_schema.hpp: the same text for both databases).
+    kAccountsMigration,
 };
 
 void migrate(Database& db) {
@@ -148,11 +153,11 @@ Database open_writer(const std::string& path) {
   return db;
 }
 
-// Columns 0..14 of kGameColumns.
+// Columns 0..15 of kGameColumns.
 constexpr const char* kGameColumns =
     "g.id, g.game, g.options, g.draws, g.private, g.invite, g.grace_seconds, g.status, g.created, "
-    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host)";
-constexpr int kGameColumnCount = 15;
+    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host), g.rated";
+constexpr int kGameColumnCount = 16;
 
 template <class Row>
 Json json_or_null(const Row& row, int column) {
@@ -177,19 +182,23 @@ GameMeta read_meta(const Row& row) {
   meta.clock = json_or_null(row, 12);
   meta.host_id = row.text(13);
   meta.host_name = row.text(14);
+  meta.rated = row.integer(15) != 0;
   return meta;
 }
 
 template <class Connection>
 void read_seats(Connection& db, GameMeta& meta) {
   auto seats = db.prepare(
-      "SELECT s.seat, s.player_id, p.name, s.bot_level FROM seats s "
+      "SELECT s.seat, s.player_id, p.name, s.bot_level, "
+      "  CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.player_id = s.player_id) THEN 1 ELSE 0 END "
+      "FROM seats s "
       "LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = ?1 ORDER BY s.seat");
   seats.bind(1, meta.id);
   while (seats.step()) {
     const int bot_level = seats.is_null(3) ? 0 : static_cast<int>(seats.integer(3));
     meta.seats.push_back({static_cast<int>(seats.integer(0)), bot_level ? "" : seats.text(1),
-                          bot_level ? bots::display_name(bot_level) : seats.text(2), bot_level});
+                          bot_level ? bots::display_name(bot_level) : seats.text(2), bot_level,
+                          seats.integer(4) != 0});
   }
 }
 
@@ -282,6 +291,7 @@ class SqlStorage final : public Storage {
   void note_alive(std::string at, Done done) override;
   std::string load_last_alive() override;
   GamePage list_games(const GameQuery& query) override;
+  AccountStore& accounts() override { return *accounts_; }
   bool healthy() override;
   StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
@@ -290,6 +300,8 @@ class SqlStorage final : public Storage {
   void take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at, Done done);
   // Runs `read` with a reader connection (or on the writer thread for :memory:).
   void read(const std::function<void(Connection&)>& read);
+  // Runs `job` in a write transaction and waits for its commit (accounts.hpp's calls).
+  void write_and_wait(std::function<void(Connection&)> job);
 
   std::string path_;
   std::string room_owner_;  // empty: one process, no owner rows and no fence
@@ -298,6 +310,7 @@ class SqlStorage final : public Storage {
   std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite files only
   std::mutex readers_mutex_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
+  std::unique_ptr<AccountStore> accounts_;
 };
 
 template <class Dialect>
@@ -308,6 +321,31 @@ SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_laten
       writer_(std::make_unique<BasicGroupCommitWriter<Connection>>(Dialect::open_writer(path), commit_latency)) {
   if constexpr (std::is_same_v<Connection, Database>)
     if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path);
+  accounts_ = make_account_store<Connection>(
+      {[this](const std::function<void(Connection&)>& job) { read(job); },
+       [this](std::function<void(Connection&)> job) { write_and_wait(std::move(job)); }});
+}
+
+template <class Dialect>
+void SqlStorage<Dialect>::write_and_wait(std::function<void(Connection&)> job) {
+  // The writer reports only whether a job committed; what the job threw is kept here.
+  auto thrown = std::make_shared<std::exception_ptr>();
+  std::promise<bool> committed;
+  auto outcome = committed.get_future();
+  writer_->submit(
+      [job = std::move(job), thrown](Connection& db) {
+        *thrown = nullptr;  // a batch may run again
+        try {
+          job(db);
+        } catch (...) {
+          *thrown = std::current_exception();
+          throw;
+        }
+      },
+      [&committed](bool ok) { committed.set_value(ok); });
+  if (outcome.get()) return;
+  if (*thrown) std::rethrow_exception(*thrown);
+  throw Unavailable("the database did not store the change; try again shortly");
 }
 
 template <class Dialect>
@@ -378,7 +416,7 @@ void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
       [meta = std::move(meta), owner = room_owner_](Connection& db) {
         db.prepare(
               "INSERT INTO games (id, game, options, draws, private, invite, grace_seconds, "
-              "status, created, started, clock, host) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
+              "status, created, started, clock, host, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
             .bind(1, meta.id)
             .bind(2, meta.game)
             .bind(3, to_json_text(meta.options))
@@ -391,6 +429,7 @@ void SqlStorage<Dialect>::create_game(GameMeta meta, Done done) {
             .bind(10, meta.started.empty() ? std::optional<std::string>() : meta.started)
             .bind(11, meta.clock.is_null() ? std::optional<std::string>() : to_json_text(meta.clock))
             .bind(12, meta.host_id.empty() ? std::optional<std::string>() : meta.host_id)
+            .bind(13, meta.rated ? 1 : 0)
             .run();
         for (const auto& seat : meta.seats) insert_seat(db, meta.id, seat);
         if (!owner.empty())  // the room is this process's from its first moment
@@ -473,13 +512,15 @@ void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<con
               .bind(2, number)
               .bind(3, to_json_text(record))
               .run();
-        if (effects.finished_at)
+        if (effects.finished_at) {
           db.prepare(
                 "UPDATE games SET status = 'finished', finished = ?2, result = ?3 WHERE id = ?1")
               .bind(1, game_id)
               .bind(2, *effects.finished_at)
               .bind(3, to_json_text(effects.result))
               .run();
+          if (!effects.outcomes.empty()) record_outcomes(db, game_id, effects.outcomes, *effects.finished_at);
+        }
       },
       std::move(done));
 }
@@ -511,8 +552,10 @@ template <class Dialect>
 std::vector<StoredPlayer> SqlStorage<Dialect>::load_players() {
   std::vector<StoredPlayer> players;
   read([&](Connection& db) {
-    auto rows = db.prepare("SELECT id, name, token_hash FROM players");
-    while (rows.step()) players.push_back({rows.text(0), rows.text(1), rows.text(2)});
+    auto rows = db.prepare(
+        "SELECT p.id, p.name, p.token_hash, CASE WHEN a.player_id IS NULL THEN 0 ELSE 1 END FROM players p "
+        "LEFT JOIN accounts a ON a.player_id = p.id");
+    while (rows.step()) players.push_back({rows.text(0), rows.text(1), rows.text(2), rows.integer(3) != 0});
   });
   return players;
 }
@@ -579,13 +622,16 @@ GamePage SqlStorage<Dialect>::list_games(const GameQuery& query) {
         "                             WHERE s.game_id = g.id AND p.name = ?4)) "
         "  AND (g.private = 0 OR EXISTS (SELECT 1 FROM seats s "
         "                                WHERE s.game_id = g.id AND s.player_id = ?5)) "
+        "  AND (CAST(?7 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM seats s "
+        "                                WHERE s.game_id = g.id AND s.player_id = ?7)) "
         "ORDER BY g.seq DESC LIMIT ?6");
     rows.bind(1, query.game)
         .bind(2, query.status)
         .bind(3, query.before)
         .bind(4, query.player_name)
         .bind(5, query.viewer_id)
-        .bind(6, query.limit + 1);  // one more tells whether there is a next page
+        .bind(6, query.limit + 1)  // one more tells whether there is a next page
+        .bind(7, query.player_id);
     std::vector<std::int64_t> sequence;
     while (rows.step()) {
       page.games.push_back(read_meta(rows));

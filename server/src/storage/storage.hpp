@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "accounts.hpp"
 #include "storage_trouble.hpp"
 #include "stored_game.hpp"
 
@@ -29,6 +30,7 @@ struct Unavailable : std::runtime_error {
 
 struct GameQuery {
   std::optional<std::string> player_name;
+  std::optional<std::string> player_id;
   std::optional<std::string> game;
   std::optional<std::string> status;  // playing | finished; both when absent
   int limit = 20;
@@ -46,6 +48,9 @@ struct UpdateEffects {
   std::vector<std::pair<int, Json>> new_rounds;  // (1-based number, round record)
   std::optional<std::string> finished_at;        // set when the update ended the game
   Json result;
+  // With finished_at: each seat's Game::outcome, stored for its player's record and, in a
+  // rated game, rated in the same transaction (a crash keeps both or neither).
+  std::vector<double> outcomes;
 };
 
 class Storage {
@@ -93,6 +98,8 @@ class Storage {
   virtual void note_alive(std::string at, Done done) = 0;
   virtual std::string load_last_alive() = 0;
   virtual GamePage list_games(const GameQuery& query) = 0;
+  // Accounts, sessions and ratings (accounts.hpp), in the same database.
+  virtual AccountStore& accounts() = 0;
   virtual bool healthy() = 0;
   // Why writes fail just now (the last one failed because the database could not be reached
   // or its disk was full); `none` while they succeed.

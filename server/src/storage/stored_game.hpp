@@ -14,6 +14,7 @@ struct StoredPlayer {
   std::string id;
   std::string name;
   std::string token_hash;  // hex SHA-256 of the token
+  bool account = false;    // took an account: the token no longer works
 };
 
 struct StoredSeat {
@@ -21,6 +22,7 @@ struct StoredSeat {
   std::string player_id;  // empty for a computer player
   std::string name;
   int bot_level = 0;      // a computer player's level (1-5), 0 for a person
+  bool account = false;   // the player has an account (not a guest)
 };
 
 struct GameMeta {
@@ -29,6 +31,7 @@ struct GameMeta {
   Json options = Json::object();  // resolved: every option, defaults filled in
   Json draws = Json::object();    // the random draws made at creation
   bool is_private = false;
+  bool rated = false;             // between accounts only; its result moves their ratings
   std::string invite;             // empty for public rooms
   int grace_seconds = 120;
   Json clock;                     // {"initial_s","increment_s"} or {"per_move_s"}; null: no clock

@@ -4,12 +4,15 @@
 #include <charconv>
 #include <map>
 
+#include "account_api.hpp"
 #include "game_log.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
 #include "log.hpp"
 #include "mancala/registry.hpp"
 #include "metrics.hpp"
+#include "password.hpp"
+#include "session_cookie.hpp"
 #include "static_files.hpp"
 #include "storage.hpp"
 
@@ -68,7 +71,15 @@ std::int64_t parse_integer(const std::string& name, const std::string& text, std
   return value;
 }
 
-// The player presenting `Authorization: Bearer <token>`, if any.
+// The account whose session cookie the request carries, if any.
+std::string session_viewer(const HttpRequest& request, const HttpContext& context) {
+  const auto secret = session_secret(request, context.secure_cookies());
+  if (!secret) return "";
+  return context.storage.accounts().session_player(secret_hash(*secret)).value_or("");
+}
+
+// The player presenting `Authorization: Bearer <token>` (a guest) or a session cookie (an
+// account), if any.
 std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
   const std::string_view header = to_std(request[http::field::authorization]);
   constexpr std::string_view kBearer = "bearer ";
@@ -76,7 +87,7 @@ std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
   const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
   if (header.size() <= kBearer.size() ||
       !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
-    return "";
+    return session_viewer(request, context);
   const std::string token(header.data() + kBearer.size(), header.size() - kBearer.size());
   try {
     const auto player = context.hub.player_by_token(token);  // also one another process made
@@ -87,20 +98,19 @@ std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
 }
 
 Json summary_json(const GameMeta& meta) {
-  Json players = Json::array();
-  for (const auto& seat : meta.seats) players.push_back({{"seat", seat.seat}, {"name", seat.name}});
   const auto text_or_null = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
   return Json{{"id", meta.id},           {"game", meta.game},
-              {"options", meta.options}, {"players", std::move(players)},
+              {"options", meta.options}, {"players", players_json(meta)},
               {"status", meta.status},   {"started", text_or_null(meta.started)},
               {"finished", text_or_null(meta.finished)}, {"result", meta.result},
-              {"time_control", meta.clock}};
+              {"time_control", meta.clock}, {"rated", meta.rated}};
 }
 
 Json list_games(const Query& query, const std::string& viewer, Storage& storage) {
   GameQuery filter;
   filter.viewer_id = viewer;
   if (const auto it = query.find("player"); it != query.end()) filter.player_name = it->second;
+  if (const auto it = query.find("player_id"); it != query.end()) filter.player_id = it->second;
   if (const auto it = query.find("game"); it != query.end()) filter.game = it->second;
   if (const auto it = query.find("status"); it != query.end()) {
     if (it->second != "finished" && it->second != "playing")
@@ -197,6 +207,15 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
 
 }  // namespace
 
+std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted) {
+  if (std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
+  std::string_view forwarded = to_std(request["X-Forwarded-For"]);
+  forwarded = forwarded.substr(forwarded.rfind(',') == std::string_view::npos ? 0 : forwarded.rfind(',') + 1);
+  while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
+  while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
+  return forwarded.empty() ? peer : std::string(forwarded);
+}
+
 bool is_api_target(std::string_view path) {
   return path == "/healthz" || path == "/metrics" || path.substr(0, 5) == "/api/" || path == "/api";
 }
@@ -213,7 +232,9 @@ StringResponse text_response(const HttpRequest& request, http::status status,
   return response;
 }
 
-StringResponse handle_api(const HttpRequest& request, const HttpContext& context) {
+StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  const std::string_view target = to_std(request.target());
+  if (is_account_target(target.substr(0, target.find('?')))) return handle_account_api(request, context, address);
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     auto response = json_response(request, http::status::method_not_allowed,
                                   Json{{"error", "only GET is supported here"}});

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "failure_limiter.hpp"
 #include "net.hpp"
 
 namespace mancala::server {
@@ -11,6 +12,14 @@ class Hub;
 class Storage;
 class PlayerDirectory;
 class Metrics;
+
+// Failed log-ins and sign-ups, so that passwords cannot be guessed at speed: per account name,
+// per address, and sign-ups (failed or not) per address.
+struct LoginLimits {
+  FailureLimiter by_name{10, std::chrono::minutes(10)};
+  FailureLimiter by_address{50, std::chrono::minutes(10)};
+  FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
+};
 
 // What the HTTP side of the server needs, shared by every HTTP session.
 struct HttpContext {
@@ -25,13 +34,22 @@ struct HttpContext {
   std::string public_origin;
   std::string bind_address;
   std::int64_t max_connections;  // open WebSockets beyond which upgrades get 503
+  LoginLimits& login_limits;
+  // Proxies whose X-Forwarded-For names the client (--trusted-proxy).
+  std::vector<std::string> trusted_proxies = {};
+  // Served over https: cookies get Secure and the __Host- prefix.
+  bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };
 
 using HttpRequest = http::request<http::string_body>;
 using StringResponse = http::response<http::string_body>;
 
 bool is_api_target(std::string_view path);
-StringResponse handle_api(const HttpRequest& request, const HttpContext& context);
+// The client's address: the TCP peer's, or, when the peer is a trusted proxy, the last one its
+// X-Forwarded-For names (the one that proxy saw; earlier ones the client may have made up).
+std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted);
+// `address`: the client's, for rate limits and log lines.
+StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address);
 StringResponse text_response(const HttpRequest& request, http::status status,
                              std::string_view content_type, std::string body);
 

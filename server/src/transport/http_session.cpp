@@ -1,5 +1,8 @@
 #include "http_session.hpp"
 
+#include "password.hpp"
+#include "session_cookie.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -137,8 +140,9 @@ void HttpSession::route(HttpRequest request) {
       return send(std::move(response));
     }
     // The WebSocket session takes the socket; this HTTP session ends here.
+    const auto secret = session_secret(request, context_.secure_cookies());
     std::make_shared<WebSocketSession>(stream_.release_socket(), context_.hub, context_.metrics,
-                                       context_.rate_limit)
+                                       context_.rate_limit, secret ? secret_hash(*secret) : "")
         ->run(std::move(request));
     return;
   }
@@ -150,9 +154,12 @@ void HttpSession::route(HttpRequest request) {
 // thread and the answer written back on this connection's strand: no network thread waits.
 void HttpSession::answer_api(HttpRequest request) {
   auto owned = std::make_shared<const HttpRequest>(std::move(request));
-  context_.hub.readers().run([self = shared_from_this(), owned] {
+  error_code ignored;
+  const auto peer = stream_.socket().remote_endpoint(ignored);
+  std::string address = client_address(*owned, peer.address().to_string(), context_.trusted_proxies);
+  context_.hub.readers().run([self = shared_from_this(), owned, address = std::move(address)] {
     // handle_api turns every failure into an error response.
-    auto response = std::make_shared<StringResponse>(handle_api(*owned, self->context_));
+    auto response = std::make_shared<StringResponse>(handle_api(*owned, self->context_, address));
     net::post(self->stream_.get_executor(), [self, response] { self->send(std::move(*response)); });
   });
 }

@@ -31,8 +31,9 @@ SteadyTime ArrivalClock::stamp(std::size_t frame_bytes, std::size_t waiting_byte
   return arrived;
 }
 
-WebSocketSession::WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit)
-    : ws_(std::move(socket)), hub_(hub), metrics_(metrics), limiter_(rate_limit) {}
+WebSocketSession::WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit,
+                                   std::string session_hash)
+    : ws_(std::move(socket)), hub_(hub), metrics_(metrics), limiter_(rate_limit), session_hash_(std::move(session_hash)) {}
 
 WebSocketSession::~WebSocketSession() = default;
 
@@ -135,7 +136,7 @@ void WebSocketSession::dispatch(protocol::RequestId id, protocol::ClientMessage 
       return reply_error(id, Code::bad_request, "this connection already said hello");
     greeting_ = Greeting::pending;
     auto self = shared_from_this();
-    hub_.hello(self, id, *hello, [self](PlayerRef player) {
+    hub_.hello(self, id, *hello, session_hash_, [self](PlayerRef player) {
       net::post(self->ws_.get_executor(), [self, player = std::move(player)] { self->on_hello_done(player); });
     });
     return;

@@ -51,7 +51,8 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   static constexpr std::size_t kMaxQueuedFrames = 512;
   static constexpr int kMaxRefusalsInARow = 40;
 
-  WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit);
+  // `session_hash`: the SHA-256 of the account session cookie the upgrade carried (empty: none).
+  WebSocketSession(ConnectionSocket&& socket, Hub& hub, Metrics& metrics, int rate_limit, std::string session_hash = "");
   ~WebSocketSession() override;
 
   // Completes the upgrade the HTTP session read, then starts reading.
@@ -83,6 +84,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   Hub& hub_;
   Metrics& metrics_;
   RateLimiter limiter_;
+  const std::string session_hash_;  // the account session cookie's, or empty
   ArrivalClock arrivals_;
   int refusals_in_a_row_ = 0;
   enum class Greeting { none, pending, done } greeting_ = Greeting::none;

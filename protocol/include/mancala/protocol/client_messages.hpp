@@ -31,6 +31,9 @@ struct SeatChoice {
 struct Hello {
   std::string name;   // trimmed and checked; empty when a token is given
   std::string token;  // empty for a new player
+  // Both empty: the connection's session cookie says who it is (an account), or the server
+  // answers bad_request.
+  bool anonymous() const { return name.empty() && token.empty(); }
 };
 // A computer player for a seat: levels 1 (random) to 5 (the strongest).
 inline constexpr int kMinBotLevel = 1;
@@ -58,6 +61,7 @@ struct CreateRoom {
   std::string game;
   Json options = Json::object();
   bool is_private = false;
+  bool rated = false;  // only between accounts, without computer players (the server checks)
   int grace_seconds = kDefaultGraceSeconds;
   SeatChoice choice;
   // Seats filled at once by computer players: distinct seats, none of them the creator's.

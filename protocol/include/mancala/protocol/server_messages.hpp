@@ -22,6 +22,9 @@ struct SeatView {
   // While the seat's player is away from a running game: when the others may claim against
   // them (ISO 8601 UTC); empty otherwise. Lets a client that joins or reloads show the countdown.
   std::string grace_until;
+  bool account = false;  // a person with an account (else a guest)
+  std::optional<int> rating;  // an account's rating in this room's game, rounded
+  bool provisional = false;   // that rating is still uncertain ("1500?")
 };
 
 // The lobby's view of a public room.
@@ -34,6 +37,7 @@ struct RoomSummary {
   int spectators = 0;
   // The clock's settings ({"initial_s","increment_s"} or {"per_move_s"}); null: no clock.
   Json time_control;
+  bool rated = false;   // the result moves the players' ratings
   std::string host;     // the name of the player who created the room; empty: not known
   std::string created;  // when the room was created, ISO-8601 UTC ("2026-01-01T12:00:00.000Z")
 };
@@ -71,6 +75,7 @@ std::string write_state(const Match& match, const Json& clock);
 
 std::string write_ok(const RequestId& id);
 std::string write_error(const RequestId& id, const Error& error);
+// An empty `token`: an account, whose proof is its session cookie (no token is sent).
 std::string write_welcome(const RequestId& id, std::string_view player_id, std::string_view name,
                           std::string_view token);
 std::string write_room(const RequestId& id, const RoomView& room);

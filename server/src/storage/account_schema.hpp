@@ -1,0 +1,57 @@
+#pragma once
+// Migration 5 (accounts and ratings, issue 31), in SQL that SQLite and PostgreSQL both read
+// alike, so both migration lists name this one text.
+
+namespace mancala::server {
+
+inline constexpr const char* kAccountsMigration = R"sql(
+  -- A player who took a name and a password. name_key is the name in lower case: names are
+  -- unique whatever their case. The guest token of such a player no longer works.
+  CREATE TABLE accounts (
+    player_id TEXT PRIMARY KEY REFERENCES players(id),
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+  -- Sessions and password resets by the SHA-256 of their secret: the database never holds a
+  -- usable proof.
+  CREATE TABLE sessions (
+    hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    created TEXT NOT NULL,
+    last_used TEXT NOT NULL
+  );
+  CREATE INDEX sessions_by_player ON sessions(player_id);
+  CREATE TABLE password_resets (
+    hash TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    expires TEXT NOT NULL
+  );
+  -- Glicko-2 per player and game, and every rated game's effect (a game counts once: the key).
+  CREATE TABLE ratings (
+    player_id TEXT NOT NULL REFERENCES players(id),
+    game TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, game)
+  );
+  CREATE INDEX ratings_by_game ON ratings(game, rating);
+  CREATE TABLE rating_history (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    game TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, player_id)
+  );
+  CREATE INDEX rating_history_by_player ON rating_history(player_id, game, at);
+  ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+  -- Each person's result once the game ended (Game::outcome: 1 won, 0 lost, between: a draw
+  -- or a middle place); NULL before, and for games that ended before this migration.
+  ALTER TABLE seats ADD COLUMN outcome DOUBLE PRECISION;
+)sql";
+
+}  // namespace mancala::server

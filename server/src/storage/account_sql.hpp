@@ -1,0 +1,31 @@
+#pragma once
+// The AccountStore in SQL both databases read alike, and a finished game's effect on its
+// players' records and ratings, written inside the transaction that stores its last update.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accounts.hpp"
+
+namespace mancala::server {
+
+// How the store reaches the database it shares with the game storage.
+template <class Connection>
+struct SqlAccess {
+  std::function<void(const std::function<void(Connection&)>&)> read;
+  // Runs the job in a write transaction and returns once it is committed; rethrows what the
+  // job threw (a NameTaken), or throws Unavailable when the commit failed.
+  std::function<void(std::function<void(Connection&)>)> write;
+};
+
+template <class Connection>
+std::unique_ptr<AccountStore> make_account_store(SqlAccess<Connection> access);
+
+// Stores each person seat's outcome and, for a rated game, every account's new Glicko-2
+// rating and its point in the history. A game counts once: its history rows are keyed by game.
+template <class Connection>
+void record_outcomes(Connection& db, const std::string& game_id, const std::vector<double>& outcomes,
+                     const std::string& at);
+
+}  // namespace mancala::server

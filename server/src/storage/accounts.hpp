@@ -1,0 +1,105 @@
+#pragma once
+// What the database keeps of accounts (issue 31): names and password hashes, sessions and
+// password resets by the hash of their secret, Glicko-2 ratings with their history, and each
+// player's record. Every call blocks: they serve the HTTP API on the reader threads, never a
+// network thread or a room. Writes go through the group-commit writer like every other.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "glicko2.hpp"
+
+namespace mancala::server {
+
+struct AccountRecord {
+  std::string player_id;
+  std::string name;
+  std::string password_hash;  // Argon2id string (password.hpp)
+};
+
+struct SessionRecord {
+  std::string hash;  // SHA-256 of the cookie's secret, hex
+  std::string created;
+  std::string last_used;
+};
+
+struct NewAccount {
+  std::string player_id;  // a guest's id (a claim), or a new one
+  bool new_player = false;  // no players row yet: one is created
+  std::string name;
+  std::string password_hash;
+  std::string session_hash;
+  std::string revoked_token_hash;  // replaces the guest token's hash: the token stops working
+};
+
+struct SeatRating {
+  ratings::Rating rating;
+  int games = 0;
+  bool provisional() const { return ratings::provisional(rating); }
+};
+
+struct RatingPoint {
+  std::string game;
+  std::string game_id;
+  std::string at;
+  double rating = 0;
+  double deviation = 0;
+};
+
+struct PlayerProfile {
+  std::string player_id;
+  std::string name;
+  bool account = false;
+  std::map<std::string, SeatRating> ratings;  // by game id
+  std::int64_t played = 0, won = 0, drawn = 0, lost = 0;
+  std::vector<RatingPoint> history;  // oldest first
+};
+
+struct LeaderboardEntry {
+  std::string player_id;
+  std::string name;
+  SeatRating rating;
+};
+
+// Names are unique whatever their case: this name is someone's already.
+struct NameTaken : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kSessionIdleDays = 30;
+
+class AccountStore {
+ public:
+  virtual ~AccountStore() = default;
+
+  // Throws NameTaken when an account (any case) has the name.
+  virtual void create_account(const NewAccount& account) = 0;
+  virtual std::optional<AccountRecord> find_account(const std::string& name) = 0;  // any case
+  virtual std::optional<AccountRecord> account_of(const std::string& player_id) = 0;
+  virtual void add_session(const std::string& hash, const std::string& player_id) = 0;
+  // The player of a session used within kSessionIdleDays (which marks it used now); nothing for
+  // an unknown, ended or idle one.
+  virtual std::optional<std::string> session_player(const std::string& hash) = 0;
+  virtual void end_session(const std::string& hash) = 0;
+  // Every session of the player but `keep` (empty: every one).
+  virtual void end_sessions(const std::string& player_id, const std::string& keep) = 0;
+  virtual std::vector<SessionRecord> sessions(const std::string& player_id) = 0;
+  virtual void set_password(const std::string& player_id, const std::string& password_hash) = 0;
+  virtual void add_password_reset(const std::string& hash, const std::string& player_id,
+                                  const std::string& expires) = 0;
+  // The player of an unexpired reset, which is used up by this call; nothing otherwise.
+  virtual std::optional<std::string> take_password_reset(const std::string& hash) = 0;
+  // By account name (any case) or player id.
+  virtual std::optional<PlayerProfile> profile(const std::string& name_or_id) = 0;
+  // The best non-provisional accounts of `game`.
+  virtual std::vector<LeaderboardEntry> leaderboard(const std::string& game, int limit) = 0;
+  // Every account's ratings by game, for seats and lobby entries (loaded at start), and one
+  // player's (after a rated game).
+  virtual std::map<std::string, std::map<std::string, SeatRating>> all_ratings() = 0;
+  virtual std::map<std::string, SeatRating> ratings_of(const std::string& player_id) = 0;
+};
+
+}  // namespace mancala::server

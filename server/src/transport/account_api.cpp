@@ -1,0 +1,347 @@
+#include "account_api.hpp"
+
+#include "identity.hpp"
+#include "log.hpp"
+#include "mancala/protocol/client_messages.hpp"
+#include "mancala/registry.hpp"
+#include "password.hpp"
+#include "random.hpp"
+#include "session_cookie.hpp"
+#include "http_session.hpp"
+#include "static_files.hpp"
+#include "storage.hpp"
+#include "text.hpp"
+
+namespace mancala::server {
+namespace {
+
+constexpr std::size_t kMaxAccountName = 24;
+constexpr int kLeaderboardSize = 50;
+
+// A refusal: its HTTP status, a code for programs and words for people.
+struct Refusal {
+  http::status status;
+  std::string code;
+  std::string message;
+  std::optional<std::chrono::seconds> retry_after;
+};
+
+StringResponse answer(const HttpRequest& request, http::status status, const Json& body) {
+  return text_response(request, status, "application/json", to_json_text(body));
+}
+
+StringResponse refusal_response(const HttpRequest& request, const Refusal& refusal) {
+  Json error{{"code", refusal.code}, {"message", refusal.message}};
+  if (refusal.retry_after) error["retry_after_s"] = refusal.retry_after->count();
+  auto response = text_response(request, refusal.status, "application/json",
+                                Json{{"error", std::move(error)}}.dump(-1, ' ', false, Json::error_handler_t::replace));
+  if (refusal.retry_after) response.set(http::field::retry_after, std::to_string(refusal.retry_after->count()));
+  return response;
+}
+
+Json body_of(const HttpRequest& request) {
+  Json body = Json::parse(request.body(), nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) throw Refusal{http::status::bad_request, "bad_request", "the body must be a JSON object", {}};
+  return body;
+}
+
+std::string string_field(const Json& body, const char* name) {
+  const auto it = body.find(name);
+  if (it == body.end() || !it->is_string())
+    throw Refusal{http::status::bad_request, "bad_request", std::string("'") + name + "' must be a string", {}};
+  return it->get<std::string>();
+}
+
+// Account names end up in links (#/player/NAME): letters, digits, _ and - only.
+std::string checked_account_name(const std::string& raw) {
+  auto checked = protocol::check_name(raw);
+  if (auto* error = std::get_if<protocol::Error>(&checked))
+    throw Refusal{http::status::bad_request, "bad_name", error->message, {}};
+  std::string name = std::get<std::string>(checked);
+  const bool plain = std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '-';
+  });
+  if (!plain || name.size() > kMaxAccountName)
+    throw Refusal{http::status::bad_request, "bad_name",
+                  "an account's name has 1-24 letters, digits, _ or - (no spaces)", {}};
+  return name;
+}
+
+void check_password(const std::string& name, const std::string& password) {
+  if (auto problem = password_problem(name, password))
+    throw Refusal{http::status::bad_request, "weak_password", *problem, {}};
+}
+
+void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std::string& address, const char* what) {
+  if (const auto wait = limiter.wait(key)) {
+    log_warn("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
+    throw Refusal{http::status::too_many_requests, "rate_limited",
+                  "too many failed attempts; try again in " + std::to_string(wait->count()) + " s", *wait};
+  }
+}
+
+// State-changing requests from a browser must come from this site's own pages.
+void check_origin(const HttpRequest& request, const HttpContext& context) {
+  if (request[http::field::origin].empty()) return;  // not a browser: nothing to forge
+  if (!origin_allowed(request, context.allowed_origins, context.public_origin, context.bind_address))
+    throw Refusal{http::status::forbidden, "forbidden", "this Origin may not change accounts here", {}};
+}
+
+struct Session {
+  std::string hash;
+  std::string player_id;
+};
+
+std::optional<Session> current_session(const HttpRequest& request, const HttpContext& context) {
+  const auto secret = session_secret(request, context.secure_cookies());
+  if (!secret) return std::nullopt;
+  const std::string hash = secret_hash(*secret);
+  const auto player = context.storage.accounts().session_player(hash);
+  if (!player) return std::nullopt;
+  return Session{hash, *player};
+}
+
+Session required_session(const HttpRequest& request, const HttpContext& context) {
+  auto session = current_session(request, context);
+  if (!session) throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
+  return *session;
+}
+
+// A new session for the player, answered with its cookie.
+StringResponse logged_in(const HttpRequest& request, const HttpContext& context, http::status status,
+                         const std::string& player_id, const std::string& name) {
+  const std::string secret = new_secret();
+  context.storage.accounts().add_session(secret_hash(secret), player_id);
+  auto response = answer(request, status, Json{{"player_id", player_id}, {"name", name}});
+  response.set(http::field::set_cookie, session_cookie(secret, context.secure_cookies()));
+  return response;
+}
+
+// The guest presenting `Authorization: Bearer <token>`, if any.
+PlayerRef guest_of(const HttpRequest& request, const HttpContext& context) {
+  const std::string_view header = to_std(request[http::field::authorization]);
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.size() <= kBearer.size() || lower_case(header.substr(0, kBearer.size())) != "bearer ") return nullptr;
+  auto guest = context.players.find_by_token(std::string(header.substr(kBearer.size())));
+  if (!guest) throw Refusal{http::status::bad_request, "bad_token", "no guest has this token", {}};
+  return guest;
+}
+
+StringResponse sign_up(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_origin(request, context);
+  wait_if_limited(context.login_limits.signups_by_address, address, address, "signups_by_address");
+  context.login_limits.signups_by_address.fail(address);  // every sign-up counts
+  const Json body = body_of(request);
+  const std::string name = checked_account_name(string_field(body, "name"));
+  const std::string password = string_field(body, "password");
+  check_password(name, password);
+  const PlayerRef guest = guest_of(request, context);
+  NewAccount account{guest ? guest->id : random_text(kPlayerIdCharacters), !guest, name, hash_password(password),
+                     "", secret_hash(new_secret())};
+  const std::string secret = new_secret();
+  account.session_hash = secret_hash(secret);
+  try {
+    context.storage.accounts().create_account(account);
+  } catch (const NameTaken&) {
+    log_info("signup_refused", {{"address", address}, {"name", name}, {"reason", "name_taken"}});
+    throw Refusal{http::status::conflict, "name_taken", "the name '" + name + "' is taken; pick another", {}};
+  }
+  context.players.become_account(account.player_id, name);
+  log_info("account_created", {{"address", address}, {"name", name}, {"player", account.player_id},
+                               {"claimed_guest", guest != nullptr}});
+  auto response = answer(request, http::status::created, Json{{"player_id", account.player_id}, {"name", name}});
+  response.set(http::field::set_cookie, session_cookie(secret, context.secure_cookies()));
+  return response;
+}
+
+// The same work and the same answer for an unknown name as for a wrong password, so that
+// neither the time nor the words tell which names exist.
+bool credentials_match(const std::optional<AccountRecord>& account, const std::string& password) {
+  static const std::string decoy = hash_password("a password no account has, for the timing");
+  return password_matches(password, account ? account->password_hash : decoy) && account.has_value();
+}
+
+StringResponse log_in(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_origin(request, context);
+  const Json body = body_of(request);
+  const std::string name = string_field(body, "name");
+  const std::string password = string_field(body, "password");
+  const std::string name_key = "name:" + lower_case(name);
+  wait_if_limited(context.login_limits.by_address, address, address, "address");
+  wait_if_limited(context.login_limits.by_name, name_key, address, "name");
+  const auto account = context.storage.accounts().find_account(name);
+  if (!credentials_match(account, password)) {
+    context.login_limits.by_address.fail(address);
+    context.login_limits.by_name.fail(name_key);
+    log_info("login_refused", {{"address", address}, {"name", name}, {"known_name", account.has_value()}});
+    throw Refusal{http::status::unauthorized, "bad_credentials", "the name or the password is wrong", {}};
+  }
+  context.login_limits.by_name.clear(name_key);
+  log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
+  return logged_in(request, context, http::status::ok, account->player_id, account->name);
+}
+
+StringResponse log_out(const HttpRequest& request, const HttpContext& context, bool everywhere) {
+  check_origin(request, context);
+  if (const auto session = current_session(request, context)) {
+    if (everywhere)
+      context.storage.accounts().end_sessions(session->player_id, "");
+    else
+      context.storage.accounts().end_session(session->hash);
+    log_info(everywhere ? "logout_everywhere" : "logout", {{"player", session->player_id}});
+  } else if (everywhere) {
+    throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
+  }
+  auto response = answer(request, http::status::ok, Json::object());
+  response.set(http::field::set_cookie, cleared_session_cookie(context.secure_cookies()));
+  return response;
+}
+
+StringResponse show_account(const HttpRequest& request, const HttpContext& context) {
+  const Session session = required_session(request, context);
+  const auto account = context.storage.accounts().account_of(session.player_id);
+  if (!account) throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
+  Json sessions = Json::array();
+  for (const auto& each : context.storage.accounts().sessions(session.player_id))
+    sessions.push_back({{"id", each.hash.substr(0, 12)}, {"created", each.created}, {"last_used", each.last_used},
+                        {"current", each.hash == session.hash}});
+  return answer(request, http::status::ok,
+                Json{{"player_id", account->player_id}, {"name", account->name}, {"sessions", std::move(sessions)}});
+}
+
+StringResponse change_password(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_origin(request, context);
+  const Session session = required_session(request, context);
+  const auto account = context.storage.accounts().account_of(session.player_id);
+  if (!account) throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
+  const std::string name_key = "name:" + lower_case(account->name);
+  wait_if_limited(context.login_limits.by_name, name_key, address, "name");
+  const Json body = body_of(request);
+  const std::string password = string_field(body, "password");
+  const std::string fresh = string_field(body, "new_password");
+  if (!password_matches(password, account->password_hash)) {
+    context.login_limits.by_name.fail(name_key);
+    log_info("password_change_refused", {{"address", address}, {"player", account->player_id}});
+    throw Refusal{http::status::unauthorized, "bad_credentials", "the current password is wrong", {}};
+  }
+  check_password(account->name, fresh);
+  context.storage.accounts().set_password(account->player_id, hash_password(fresh));
+  context.storage.accounts().end_sessions(account->player_id, session.hash);  // every other device
+  log_info("password_changed", {{"address", address}, {"player", account->player_id}});
+  return answer(request, http::status::ok, Json::object());
+}
+
+StringResponse reset_password(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_origin(request, context);
+  wait_if_limited(context.login_limits.by_address, address, address, "address");
+  const Json body = body_of(request);
+  const std::string code = string_field(body, "code");
+  const std::string fresh = string_field(body, "new_password");
+  check_password("", fresh);
+  const auto player = context.storage.accounts().take_password_reset(secret_hash(code));
+  const auto account = player ? context.storage.accounts().account_of(*player) : std::nullopt;
+  if (!account) {
+    context.login_limits.by_address.fail(address);
+    log_info("password_reset_refused", {{"address", address}});
+    throw Refusal{http::status::bad_request, "bad_code",
+                  "this reset link is unknown, used or expired; ask the operator for a new one", {}};
+  }
+  check_password(account->name, fresh);
+  context.storage.accounts().set_password(account->player_id, hash_password(fresh));
+  context.storage.accounts().end_sessions(account->player_id, "");
+  log_info("password_reset", {{"address", address}, {"player", account->player_id}});
+  return logged_in(request, context, http::status::ok, account->player_id, account->name);
+}
+
+Json rating_json(const SeatRating& rating) {
+  return {{"rating", rating.rating.rating}, {"deviation", rating.rating.deviation},
+          {"provisional", rating.provisional()}, {"games", rating.games}};
+}
+
+StringResponse show_player(const HttpRequest& request, const HttpContext& context, const std::string& who) {
+  const auto profile = context.storage.accounts().profile(who);
+  if (!profile) throw Refusal{http::status::not_found, "not_found", "no player '" + who + "'", {}};
+  Json ratings = Json::object();
+  for (const auto& [game, rating] : profile->ratings) ratings[game] = rating_json(rating);
+  Json history = Json::object();
+  for (const auto& point : profile->history)
+    history[point.game].push_back(
+        {{"at", point.at}, {"rating", point.rating}, {"deviation", point.deviation}, {"game_id", point.game_id}});
+  return answer(request, http::status::ok,
+                Json{{"name", profile->name},
+                     {"player_id", profile->player_id},
+                     {"account", profile->account},
+                     {"ratings", std::move(ratings)},
+                     {"games", {{"played", profile->played}, {"won", profile->won}, {"drawn", profile->drawn},
+                                {"lost", profile->lost}}},
+                     {"rating_history", std::move(history)}});
+}
+
+StringResponse show_leaderboard(const HttpRequest& request, const HttpContext& context, const std::string& game) {
+  const auto& types = game_types();
+  if (std::none_of(types.begin(), types.end(), [&](const GameType& type) { return type.id == game; }))
+    throw Refusal{http::status::not_found, "not_found", "no game '" + game + "'", {}};
+  Json players = Json::array();
+  for (const auto& entry : context.storage.accounts().leaderboard(game, kLeaderboardSize))
+    players.push_back({{"name", entry.name}, {"player_id", entry.player_id}, {"rating", entry.rating.rating.rating},
+                       {"deviation", entry.rating.rating.deviation}, {"games", entry.rating.games}});
+  return answer(request, http::status::ok, Json{{"game", game}, {"players", std::move(players)}});
+}
+
+std::optional<std::string> after_prefix(std::string_view path, std::string_view prefix) {
+  if (path.substr(0, prefix.size()) != prefix || path.size() == prefix.size()) return std::nullopt;
+  const auto rest = url_decode(path.substr(prefix.size()), false);
+  if (!rest || rest->find('/') != std::string::npos || !is_valid_utf8(*rest))
+    throw Refusal{http::status::not_found, "not_found", "no such endpoint", {}};
+  return rest;
+}
+
+StringResponse route(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  const std::string_view target = to_std(request.target());
+  const std::string_view path = target.substr(0, target.find('?'));
+  const auto method = request.method();
+  const auto wrong_method = [&] { return Refusal{http::status::method_not_allowed, "bad_request", "not with this method", {}}; };
+  if (path == "/api/accounts") return method == http::verb::post ? sign_up(request, context, address) : throw wrong_method();
+  if (path == "/api/session") {
+    if (method == http::verb::post) return log_in(request, context, address);
+    if (method == http::verb::delete_) return log_out(request, context, false);
+    throw wrong_method();
+  }
+  if (path == "/api/sessions") return method == http::verb::delete_ ? log_out(request, context, true) : throw wrong_method();
+  if (path == "/api/account") return show_account(request, context);
+  if (path == "/api/account/password")
+    return method == http::verb::post ? change_password(request, context, address) : throw wrong_method();
+  if (path == "/api/password-reset")
+    return method == http::verb::post ? reset_password(request, context, address) : throw wrong_method();
+  if (const auto who = after_prefix(path, "/api/players/")) return show_player(request, context, *who);
+  if (const auto game = after_prefix(path, "/api/leaderboard/")) return show_leaderboard(request, context, *game);
+  throw Refusal{http::status::not_found, "not_found", "no such endpoint", {}};
+}
+
+}  // namespace
+
+bool is_account_target(std::string_view path) {
+  for (std::string_view exact : {"/api/accounts", "/api/session", "/api/sessions", "/api/account",
+                                 "/api/account/password", "/api/password-reset"})
+    if (path == exact) return true;
+  return path.rfind("/api/players/", 0) == 0 || path.rfind("/api/leaderboard/", 0) == 0;
+}
+
+StringResponse handle_account_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  try {
+    return route(request, context, address);
+  } catch (const Refusal& refusal) {
+    return refusal_response(request, refusal);
+  } catch (const Unavailable& e) {
+    log_warn("account_api_unavailable", {{"message", e.what()}});
+    return refusal_response(request, {http::status::service_unavailable, "unavailable",
+                                      "the database cannot be reached right now; try again shortly",
+                                      std::chrono::seconds(1)});
+  } catch (const std::exception& e) {
+    log_error("account_api_fault", {{"path", std::string(to_std(request.target()).substr(0, 64))}, {"message", e.what()}});
+    return refusal_response(request, {http::status::internal_server_error, "internal",
+                                      "the server could not answer this request", {}});
+  }
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,357 @@
+// Accounts, sessions and ratings against a real server process (issue 31): a guest who claims
+// an account keeps his games, a session cookie is the only proof and carries its flags, the
+// refusals are clear and rate-limited, and a rated result and its ratings are stored together.
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+namespace mancala::testing {
+namespace {
+
+const std::string kPassword = "tulip garden 42";
+
+struct Account {
+  std::string player_id;
+  std::string cookie;  // "mancala_session=…", as a browser sends it back
+};
+
+HttpReply sign_up(unsigned short port, const std::string& name, const std::string& password = kPassword,
+                  const std::string& guest_token = "") {
+  std::vector<std::pair<std::string, std::string>> fields;
+  if (!guest_token.empty()) fields.emplace_back("Authorization", "Bearer " + guest_token);
+  return http_call(port, "POST", "/api/accounts", {{"name", name}, {"password", password}}, fields);
+}
+
+Account account(unsigned short port, const std::string& name) {
+  const HttpReply reply = sign_up(port, name);
+  EXPECT_EQ(reply.status, 201) << reply.body.dump();
+  return {reply.body.value("player_id", ""), cookie_of(reply.set_cookie)};
+}
+
+HttpReply log_in(unsigned short port, const std::string& name, const std::string& password = kPassword) {
+  return http_call(port, "POST", "/api/session", {{"name", name}, {"password", password}});
+}
+
+std::string error_code(const HttpReply& reply) { return reply.body["error"].value("code", ""); }
+
+// A connection whose upgrade carries the account's cookie; its hello names nobody.
+std::unique_ptr<Client> connect_as(unsigned short port, const std::string& cookie, Json* welcome) {
+  auto client = std::make_unique<Client>(port, Client::Options{"", "", cookie});
+  *welcome = client->request({{"type", "hello"}});
+  return client;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A finished Cups game: `a` at seat 0, `b` at seat 1, and seat `loser` resigns at once.
+Json play_to_resignation(Client& a, Client& b, bool rated, int loser) {
+  const Json created = a.request({{"type", "create_room"}, {"game", "cups"}, {"rated", rated}});
+  EXPECT_EQ(created["type"], "room") << created.dump();
+  const std::string room = created["room"]["id"];
+  const Json joined = b.request({{"type", "join_room"}, {"room", room}});
+  EXPECT_EQ(joined["room"]["status"], "playing") << joined.dump();
+  Client& resigner = loser == 0 ? a : b;
+  const Json update = resigner.request({{"type", "resign"}, {"room", room}});
+  EXPECT_EQ(update["type"], "update") << update.dump();
+  EXPECT_FALSE(update["state"]["result"].is_null());
+  return created["room"];
+}
+
+TEST(Accounts, AGuestWhoClaimsAnAccountKeepsHisGamesAndHisTokenStopsWorking) {
+  ServerProcess server;
+  Client guest(server.port());
+  const Json welcome = guest.hello("Ada");
+  EXPECT_EQ(welcome["account"], false);
+  Client other(server.port());
+  other.hello("Bob");
+  const Json room = play_to_resignation(guest, other, false, 0);
+
+  const HttpReply claimed = sign_up(server.port(), "Ada", kPassword, welcome["token"]);
+  ASSERT_EQ(claimed.status, 201) << claimed.body.dump();
+  EXPECT_EQ(claimed.body["player_id"], welcome["player_id"]) << "the account keeps the guest's player id";
+
+  Client old_token(server.port());
+  EXPECT_EQ(old_token.request({{"type", "hello"}, {"token", welcome["token"]}})["code"], "bad_token")
+      << "after a claim only the cookie proves the player";
+  Json again;
+  const auto as_account = connect_as(server.port(), cookie_of(claimed.set_cookie), &again);
+  EXPECT_EQ(again["type"], "welcome") << again.dump();
+  EXPECT_EQ(again["player_id"], welcome["player_id"]);
+  EXPECT_EQ(again["account"], true);
+  EXPECT_FALSE(again.contains("token")) << "an account gets no token a page script could read";
+
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games?player_id=" + welcome["player_id"].get<std::string>(), &body), 200);
+  const Json games = Json::parse(body)["games"];
+  ASSERT_EQ(games.size(), 1u) << body;
+  EXPECT_EQ(games[0]["id"], room["id"]);
+  EXPECT_EQ(games[0]["players"][0]["account"], true);
+  EXPECT_EQ(games[0]["players"][1]["account"], false);
+  const HttpReply profile = http_call(server.port(), "GET", "/api/players/ada");
+  ASSERT_EQ(profile.status, 200);
+  EXPECT_EQ(profile.body["name"], "Ada");
+  EXPECT_EQ(profile.body["account"], true);
+  EXPECT_EQ(profile.body["games"], Json({{"played", 1}, {"won", 0}, {"drawn", 0}, {"lost", 1}}));
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/players/Bob").status, 404) << "guests are found by id only";
+  const HttpReply bob = http_call(server.port(), "GET", "/api/players/" + games[0]["players"][1]["player_id"].get<std::string>());
+  EXPECT_EQ(bob.body["account"], false) << "a guest's profile, by his player id";
+  EXPECT_EQ(bob.body["games"]["won"], 1);
+}
+
+TEST(Accounts, TheNameIsReservedAndRefusalsSayWhy) {
+  ServerProcess server;
+  account(server.port(), "Ada");
+  EXPECT_EQ(error_code(sign_up(server.port(), "ADA")), "name_taken");
+  EXPECT_EQ(sign_up(server.port(), "ADA").status, 409);
+  EXPECT_EQ(error_code(sign_up(server.port(), "Cy", "short")), "weak_password");
+  EXPECT_EQ(error_code(sign_up(server.port(), "Cy", "1234567890")), "weak_password") << "a common password";
+  EXPECT_EQ(error_code(sign_up(server.port(), "Cyrilcyril", "cyrilcyril")), "weak_password") << "the name itself";
+  EXPECT_EQ(error_code(sign_up(server.port(), "two words")), "bad_name");
+  EXPECT_EQ(error_code(sign_up(server.port(), "")), "bad_name");
+  const HttpReply weak = sign_up(server.port(), "Cy", "short");
+  EXPECT_NE(weak.body["error"].value("message", "").find("10 characters"), std::string::npos) << weak.body.dump();
+
+  Client guest(server.port());
+  const Json refused = guest.request({{"type", "hello"}, {"name", "aDa"}});
+  EXPECT_EQ(refused["code"], "bad_name") << "no guest can pass for an account";
+  EXPECT_EQ(guest.request({{"type", "hello"}})["code"], "bad_request") << "no name, no token, no cookie";
+  EXPECT_EQ(guest.hello("Ada Lovelace")["type"], "welcome");
+}
+
+TEST(Accounts, LoggingInElsewhereResumesTheRoomsAndTheCookieHasItsFlags) {
+  ServerProcess server;
+  const Account ada = account(server.port(), "Ada");
+  Json welcome;
+  auto first = connect_as(server.port(), ada.cookie, &welcome);
+  const Json created = first->request({{"type", "create_room"}, {"game", "cups"}});
+  const std::string room = created["room"]["id"];
+  Client bob(server.port());
+  bob.hello("Bob");
+  ASSERT_EQ(bob.request({{"type", "join_room"}, {"room", room}})["room"]["status"], "playing");
+
+  const HttpReply second = log_in(server.port(), "ada");
+  ASSERT_EQ(second.status, 200) << second.body.dump();
+  EXPECT_NE(second.set_cookie.find("HttpOnly"), std::string::npos) << second.set_cookie;
+  EXPECT_NE(second.set_cookie.find("SameSite=Lax"), std::string::npos);
+  EXPECT_NE(second.set_cookie.find("Path=/"), std::string::npos);
+  EXPECT_EQ(second.set_cookie.find("Secure"), std::string::npos) << "plain http: no Secure";
+  auto phone = connect_as(server.port(), cookie_of(second.set_cookie), &welcome);
+  EXPECT_EQ(welcome["player_id"], ada.player_id);
+  const Json resumed = phone->wait_for_type("room");
+  EXPECT_EQ(resumed["room"]["id"], room) << "the open room comes back on the new device";
+  EXPECT_EQ(resumed["room"]["seats"][0]["account"], true);
+  EXPECT_EQ(resumed["room"]["seats"][0]["rating"], 1500);
+  EXPECT_EQ(resumed["room"]["seats"][0]["provisional"], true);
+  EXPECT_EQ(resumed["room"]["seats"][1]["account"], false);
+
+  const HttpReply listed = http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}});
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_EQ(listed.body["sessions"].size(), 2u) << listed.body.dump();
+}
+
+TEST(Accounts, BehindHttpsTheCookieIsSecureAndHostOnly) {
+  ServerProcess server(":memory:", {"--public-url", "https://mancala.example"});
+  const HttpReply reply = sign_up(server.port(), "Ada");
+  ASSERT_EQ(reply.status, 201);
+  EXPECT_EQ(reply.set_cookie.rfind("__Host-mancala_session=", 0), 0u) << reply.set_cookie;
+  EXPECT_NE(reply.set_cookie.find("; Secure"), std::string::npos);
+  EXPECT_EQ(http_call(server.port(), "POST", "/api/session", {{"name", "Ada"}, {"password", kPassword}},
+                      {{"Origin", "https://elsewhere.example"}}).status, 403)
+      << "another site's page cannot log anyone in";
+}
+
+TEST(Accounts, WrongPasswordsAreRefusedAlikeAndThenLockedOut) {
+  ServerProcess server;
+  account(server.port(), "Ada");
+  const HttpReply unknown = log_in(server.port(), "Nobody");
+  const HttpReply wrong = log_in(server.port(), "Ada", "not the password");
+  EXPECT_EQ(unknown.status, 401);
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(unknown.body, wrong.body) << "an unknown name and a wrong password look the same";
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(log_in(server.port(), "ada", "guess number " + std::to_string(i)).status, 401);
+  const HttpReply locked = log_in(server.port(), "Ada");
+  EXPECT_EQ(locked.status, 429) << "ten failures lock the name, even for the right password";
+  EXPECT_EQ(error_code(locked), "rate_limited");
+  EXPECT_FALSE(locked.retry_after.empty());
+  EXPECT_GT(locked.body["error"].value("retry_after_s", 0), 0);
+  const std::string log = server.log();
+  EXPECT_NE(log.find("\"login_refused\""), std::string::npos);
+  EXPECT_NE(log.find("\"login_locked\""), std::string::npos);
+  EXPECT_EQ(log.find("not the password"), std::string::npos) << "no password in a log line";
+  EXPECT_EQ(log.find("guess number"), std::string::npos);
+}
+
+TEST(Accounts, LoggedOutAndRevokedSessionsAreRefused) {
+  ServerProcess server;
+  const Account laptop = account(server.port(), "Ada");
+  const std::string phone = cookie_of(log_in(server.port(), "Ada").set_cookie);
+  const std::string tablet = cookie_of(log_in(server.port(), "Ada").set_cookie);
+
+  const HttpReply out = http_call(server.port(), "DELETE", "/api/session", Json(), {{"Cookie", tablet}});
+  EXPECT_EQ(out.status, 200);
+  EXPECT_NE(out.set_cookie.find("Max-Age=0"), std::string::npos) << "the browser forgets the cookie";
+  Json welcome;
+  connect_as(server.port(), tablet, &welcome);
+  EXPECT_EQ(welcome["code"], "bad_token") << welcome.dump();
+  EXPECT_NE(welcome.value("message", "").find("log in again"), std::string::npos);
+
+  // A new password ends every other session.
+  const HttpReply changed = http_call(server.port(), "POST", "/api/account/password",
+                                      {{"password", kPassword}, {"new_password", "a brand new secret"}},
+                                      {{"Cookie", laptop.cookie}});
+  ASSERT_EQ(changed.status, 200) << changed.body.dump();
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", phone}}).status, 401);
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", laptop.cookie}}).status, 200);
+  EXPECT_EQ(log_in(server.port(), "Ada").status, 401) << "the old password is gone";
+
+  // Log out everywhere.
+  const std::string desk = cookie_of(log_in(server.port(), "Ada", "a brand new secret").set_cookie);
+  EXPECT_EQ(http_call(server.port(), "DELETE", "/api/sessions", Json(), {{"Cookie", desk}}).status, 200);
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", laptop.cookie}}).status, 401);
+  EXPECT_EQ(error_code(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", desk}})), "not_logged_in");
+}
+
+TEST(Accounts, ASessionUnusedForThirtyDaysHasExpired) {
+  TempDir dir;
+  const std::string db = dir.file("accounts.db");
+  ServerProcess server(db);
+  const Account ada = account(server.port(), "Ada");
+  execute_on(db, "UPDATE sessions SET last_used = '2020-01-01T00:00:00.000Z'");
+  Json welcome;
+  connect_as(server.port(), ada.cookie, &welcome);
+  EXPECT_EQ(welcome["code"], "bad_token") << welcome.dump();
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}}).status, 401);
+}
+
+TEST(Accounts, NoSessionProofOrPasswordReachesTheDatabaseOrTheLog) {
+  TempDir dir;
+  const std::string db = dir.file("secrets.db");
+  std::string secret;
+  std::string log;
+  {
+    ServerProcess server(db);
+    const Account ada = account(server.port(), "Ada");
+    secret = ada.cookie.substr(ada.cookie.find('=') + 1);
+    ASSERT_GE(secret.size(), 40u);
+    log = server.log();
+  }  // stopped: the WAL is checkpointed into the file
+  const std::string bytes = file_text(db) + file_text(db + "-wal");
+  EXPECT_EQ(bytes.find(secret), std::string::npos) << "only the session's hash is stored";
+  EXPECT_EQ(bytes.find(kPassword), std::string::npos) << "only the password's Argon2id hash";
+  EXPECT_NE(bytes.find("$argon2id$"), std::string::npos);
+  EXPECT_EQ(log.find(secret), std::string::npos);
+  EXPECT_EQ(log.find(kPassword), std::string::npos);
+}
+
+TEST(Accounts, AnOperatorsResetLinkSetsANewPasswordOnce) {
+  TempDir dir;
+  const std::string db = dir.file("reset.db");
+  ServerProcess server(db);
+  const Account ada = account(server.port(), "Ada");
+  std::string out;
+  ASSERT_EQ(run_server_command({"--db", db, "--reset-password", "ada"}, &out), 0) << out;
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(out, link, std::regex("/#/reset/([A-Za-z0-9_-]{40,})"))) << out;
+  const std::string code = link[1];
+  EXPECT_NE(run_server_command({"--db", db, "--reset-password", "nobody"}), 0);
+
+  const HttpReply reset = http_call(server.port(), "POST", "/api/password-reset",
+                                    {{"code", code}, {"new_password", "remembered at last"}});
+  ASSERT_EQ(reset.status, 200) << reset.body.dump();
+  EXPECT_EQ(reset.body["player_id"], ada.player_id);
+  EXPECT_FALSE(reset.set_cookie.empty()) << "logged in at once";
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}}).status, 401)
+      << "the old sessions ended";
+  EXPECT_EQ(log_in(server.port(), "Ada", "remembered at last").status, 200);
+  const HttpReply again = http_call(server.port(), "POST", "/api/password-reset",
+                                    {{"code", code}, {"new_password", "yet another secret"}});
+  EXPECT_EQ(error_code(again), "bad_code") << "a link works once";
+}
+
+TEST(Accounts, RatedRoomsAreForAccountsOnly) {
+  ServerProcess server;
+  const Account ada = account(server.port(), "Ada");
+  Json welcome;
+  auto creator = connect_as(server.port(), ada.cookie, &welcome);
+  Client guest(server.port());
+  guest.hello("Guest");
+  EXPECT_EQ(guest.request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}})["code"], "not_allowed");
+  EXPECT_EQ(creator->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true},
+                              {"bots", Json::array({{{"seat", 1}, {"level", 1}}})}})["code"],
+            "not_allowed");
+  const Json created = creator->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  EXPECT_EQ(created["room"]["rated"], true);
+  const std::string room = created["room"]["id"];
+  const Json refused = guest.request({{"type", "join_room"}, {"room", room}});
+  EXPECT_EQ(refused["code"], "not_allowed") << refused.dump();
+  EXPECT_EQ(guest.request({{"type", "join_room"}, {"room", room}, {"spectate", true}})["type"], "room")
+      << "anyone may watch";
+  EXPECT_EQ(creator->request({{"type", "add_bot"}, {"room", room}, {"seat", 1}, {"level", 1}})["code"], "not_allowed");
+  const Json lobby = guest.request({{"type", "list_rooms"}});
+  ASSERT_EQ(lobby["rooms"].size(), 1u);
+  EXPECT_EQ(lobby["rooms"][0]["rated"], true);
+}
+
+Json rating_of(unsigned short port, const std::string& name) {
+  const HttpReply profile = http_call(port, "GET", "/api/players/" + name);
+  EXPECT_EQ(profile.status, 200) << name;
+  return profile.body;
+}
+
+// The result and the ratings are one transaction: a SIGKILL right after the acknowledged
+// result loses neither, and the restart does not count the game again.
+TEST(Accounts, ARatedResultAndItsRatingsSurviveAKillTogether) {
+  TempDir dir;
+  const std::string db = dir.file("rated.db");
+  std::string ada_cookie;
+  std::string bob_cookie;
+  std::string room;
+  {
+    ServerProcess server(db);
+    ada_cookie = account(server.port(), "Ada").cookie;
+    bob_cookie = account(server.port(), "Bob").cookie;
+    Json welcome;
+    auto ada = connect_as(server.port(), ada_cookie, &welcome);
+    auto bob = connect_as(server.port(), bob_cookie, &welcome);
+    room = play_to_resignation(*ada, *bob, true, 1)["id"];  // Bob resigns: Ada wins
+    server.kill_hard();
+  }
+  ServerProcess server(db);
+  const Json ada = rating_of(server.port(), "Ada");
+  const Json bob = rating_of(server.port(), "Bob");
+  EXPECT_GT(ada["ratings"]["cups"]["rating"].get<double>(), 1500.0) << ada.dump();
+  EXPECT_LT(bob["ratings"]["cups"]["rating"].get<double>(), 1500.0) << bob.dump();
+  EXPECT_NEAR(ada["ratings"]["cups"]["rating"].get<double>() - 1500.0, 1500.0 - bob["ratings"]["cups"]["rating"].get<double>(), 1e-6)
+      << "two newcomers move by the same amount";
+  EXPECT_EQ(ada["ratings"]["cups"]["games"], 1) << "counted once, also after the restart";
+  EXPECT_EQ(ada["ratings"]["cups"]["provisional"], true);
+  ASSERT_EQ(ada["rating_history"]["cups"].size(), 1u);
+  EXPECT_EQ(ada["rating_history"]["cups"][0]["game_id"], room);
+  EXPECT_EQ(ada["games"]["won"], 1);
+  EXPECT_EQ(bob["games"]["lost"], 1);
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + room, &body), 200);
+  EXPECT_EQ(Json::parse(body)["status"], "finished");
+  EXPECT_EQ(Json::parse(body)["rated"], true);
+  const HttpReply board = http_call(server.port(), "GET", "/api/leaderboard/cups");
+  EXPECT_EQ(board.body["players"].size(), 0u) << "provisional ratings stay off the leaderboard";
+
+  // The next rated game's room shows the new ratings beside the names.
+  Json welcome;
+  auto ada_again = connect_as(server.port(), ada_cookie, &welcome);
+  const Json created = ada_again->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+  EXPECT_EQ(created["room"]["seats"][0]["rating"],
+            static_cast<int>(std::lround(ada["ratings"]["cups"]["rating"].get<double>())));
+}
+
+}  // namespace
+}  // namespace mancala::testing
