@@ -218,6 +218,22 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
   EXPECT_EQ(accounts.all_ratings().size(), 2u);
   EXPECT_TRUE(accounts.leaderboard("cups", 50).empty()) << "one game leaves a rating provisional";
   EXPECT_TRUE(storage->load_game("g1")->meta.rated);
+
+  // Three seats (Njaka): each pair one result by the final order, all from the ratings before.
+  accounts.create_account({"p3", true, "Cy", "hash-3", "session-3", std::string(64, 't')});
+  GameMeta three = game("g3", "p1", "playing");
+  three.rated = true;
+  three.seats.push_back({1, "p2", ""});
+  three.seats.push_back({2, "p3", ""});
+  ASSERT_TRUE(wait([&](auto done) { storage->create_game(three, done); }));
+  effects.outcomes = {0.5, 0.0, 1.0};  // Cy first, Ada second, Bob last
+  ASSERT_TRUE(wait([&](auto done) { storage->append_action("g3", move(1, "r4"), effects, done); }));
+  const auto cy = accounts.profile("cy");
+  EXPECT_GT(cy->ratings.at("cups").rating.rating, 1500.0);
+  EXPECT_EQ(cy->won, 1);
+  EXPECT_EQ(accounts.profile("ada")->drawn, 1) << "a middle place";
+  EXPECT_EQ(accounts.profile("bob")->ratings.at("cups").games, 2);
+  EXPECT_LT(accounts.profile("bob")->ratings.at("cups").rating.rating, bob->ratings.at("cups").rating.rating);
 }
 
 // The history list: filters, privacy and paging (absent filters are bound as NULL).
