@@ -4,6 +4,7 @@
 //   #/                 lobby            #/room/<id>      a room
 //   #/join/<invite>    private invite   #/history        search stored games
 //   #/history/<id>     replay viewer    #/rules/<game>   how to play a game
+//   #/player/<name or id>  a profile    #/leaderboard/<game>  a game's best rated players
 //   #/account          your account     #/reset/<code>   set a new password (an operator's link)
 import { h, toast } from './dom.js';
 import { Connection } from './connection.js';
@@ -19,6 +20,8 @@ import { renderAccountBar } from './account_bar.js';
 import { welcomeNotice } from './account_forms.js';
 import { showNamePage } from './name_page.js';
 import { showAccountPage, showResetPage } from './account_page.js';
+import { showProfile } from './profile.js';
+import { showLeaderboard } from './leaderboard.js';
 
 const main = document.getElementById('main');
 const conn = new Connection();
@@ -110,6 +113,8 @@ function decodePart(part) {
 const OPEN_PAGES = {
   rules: (arg) => { showRulesPage(main, arg); window.scrollTo(0, 0); },
   history: (arg) => (arg ? showReplay(main, app, arg) : showHistoryList(main, app)),
+  player: (arg) => showProfile(main, app, arg),
+  leaderboard: (arg) => showLeaderboard(main, app, arg),
   account: () => showAccountPage(main, app),
   reset: (arg) => showResetPage(main, app, arg),
 };
