@@ -121,7 +121,8 @@ export function openAccountDialog(app, kind) {
   const switchTo = (other, text) => h('button', { type: 'button', class: 'quiet', dataset: { testid: `switch-${other}` },
     onclick: () => { close(); openAccountDialog(app, other); } }, text);
   const form = kind === 'signup'
-    ? signUpForm(app, { done: (who) => { close(); app.enterAccount(who, { created: true }); } })
+    // A new account is shown its page, unless the player signed up in a room: they stay there.
+    ? signUpForm(app, { done: (who) => { close(); app.enterAccount(who, { created: true, go: location.hash.startsWith('#/room/') ? null : '#/account' }); } })
     : logInForm(app, { done: (who) => { close(); app.enterAccount(who); }, after: [switchTo('signup', 'No account yet? Sign up')] });
   const title = kind === 'signup' ? 'Create your account' : 'Log in';
   const dialog = h('dialog', { class: 'account-dialog', 'aria-labelledby': 'account-dialog-title', dataset: { testid: `${kind}-dialog` } },

@@ -24,15 +24,17 @@ const playerNames = (players, game, options) => {
   return plain.map((name, seat) => (plain.filter((other) => other === name).length > 1 ? `${name} (${labels[seat]})` : name));
 };
 
-// The person at each seat as the record lists them (with `player_id` where the server gives it),
-// completed from their profile: an account or a guest, and their rating in this game now.
+// The person at each seat as the record lists them, completed from their profile: an account or
+// a guest, and their rating in this game now. The profile is asked by player id where the record
+// gives one, else by name (which finds accounts only: their names are unique).
 async function seatPeople(players, count, game) {
   return Promise.all(Array.from({ length: count }, async (_, seat) => {
     const entry = Array.isArray(players) ? players.find((p) => p?.seat === seat) ?? players[seat] : players?.[seat];
-    const player = entry && typeof entry === 'object' ? entry : null;
-    if (!player?.player_id || player.player_id.startsWith('bot-')) return player;
-    const profile = await playerProfile(player.player_id).catch(() => null);
-    return profile ? { ...player, account: profile.account, ...profile.ratings?.[game] } : player;
+    const player = typeof entry === 'string' ? { name: entry } : entry;
+    const key = player?.player_id ?? player?.name;
+    if (!key || player.bot || String(player.player_id).startsWith('bot-')) return player ?? null;
+    const profile = await playerProfile(key).catch(() => null);
+    return profile ? { ...player, player_id: profile.player_id, name: profile.name, account: profile.account, ...profile.ratings?.[game] } : player;
   }));
 }
 

@@ -162,7 +162,13 @@ export function showRoom(main, app, { roomId, invite }) {
   if (known) onRoom({ type: 'room', room: known });
   const seated = (seatStore.get(roomId) !== undefined && seatStore.get(roomId) !== null) ||
     Boolean(known?.seats.some((seat) => seat.player_id && seat.player_id === app.me()?.player_id));
-  join(invite || seated ? {} : { spectate: true }).then(() => {
+  // A guest's seat in a rated room is refused (not_allowed): watching it is fine.
+  const watchRated = (error) => {
+    if (error.code !== 'not_allowed' || !(invite || seated) || app.me()?.account) throw error;
+    toast('This game is rated: only players with an account sit in it. You are watching.', 'notice');
+    return join({ spectate: true });
+  };
+  join(invite || seated ? {} : { spectate: true }).catch(watchRated).then(() => {
     if (!invite) return;
     app.navigate(`#/room/${state.room.id}`, { replace: true, keep: true });
     // What the invite was for: before the hello nothing of the room could be known.
