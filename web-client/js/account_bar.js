@@ -11,7 +11,7 @@ export function renderAccountBar(box, app) {
   const account = app.account();
   const who = me ?? account;
   if (!who) { box.replaceChildren(); return; }
-  const isAccount = Boolean(account) || me?.account === true;
+  const isAccount = app.isAccount();
   const name = h('a', { class: 'my-name', href: profileHref({ ...who, account: isAccount }), title: 'Your profile',
     dataset: { testid: 'my-name' } }, who.name);
   const button = (text, testid, onclick, primary = false) =>

@@ -33,6 +33,8 @@ const app = {
   conn,
   me: () => me,
   account: () => account,
+  // Whether an account plays here (rated rooms are for accounts only).
+  isAccount: () => me?.account === true || Boolean(account),
   roomsSeen: new Map(),        // room id -> latest room message seen (own rooms after a reload)
   rememberRoom(room) { app.roomsSeen.set(room.id, room); },
   navigate(hash, { replace = false, keep = false } = {}) {

@@ -11,9 +11,6 @@ import { playComputerCard, occupied, seatName, botLevel, computerIcon } from './
 import { CLOCK_PRESETS, timeControlText } from './clock.js';
 import { nameLink, playerMarks, ratedBadge } from './players.js';
 
-// An account's rooms may be rated; guests play unrated (the server refuses them a rated seat).
-const isAccount = (app) => app.me()?.account === true || Boolean(app.account());
-
 export function showLobby(main, app) {
   const conn = app.conn;
   const mine = h('div', { class: 'my-rooms', dataset: { testid: 'my-rooms' } });
@@ -86,7 +83,7 @@ function hostLine(room) {
 function roomCard(room, app) {
   const labels = seatLabels(room.game, room.options);
   const free = room.seats.some((seat) => !occupied(seat));
-  const mayJoin = free && (!room.rated || isAccount(app));
+  const mayJoin = free && (!room.rated || app.isAccount());
   const notes = describeOptions(room.game, room.options);
   return h('article', { class: 'room-card', dataset: { testid: `room-${room.id}` } },
     h('h3', {}, gameName(room.game), room.rated ? [' ', ratedBadge(`room-rated-${room.id}`)] : null),
@@ -202,7 +199,7 @@ function createForm(app) {
 // "Rated": only an account may create a rated room (and only accounts sit in it); a guest sees
 // the box off, with the reason.
 function ratedField(app) {
-  const account = isAccount(app);
+  const account = app.isAccount();
   const box = h('input', { type: 'checkbox', id: 'new-rated', disabled: !account, 'aria-describedby': 'new-rated-help',
     dataset: { testid: 'new-rated' } });
   return { box,

@@ -28,7 +28,7 @@ export function showRoom(main, app, { roomId, invite }) {
     rematch: () => act({ type: 'rematch', room: state.room.id }, noRematch),
     playComputer: () => openPlayComputer(app, state.room.game),
     view: (version) => dispatch({ type: 'view', version }), live: () => dispatch({ type: 'live' }),
-    mayPlayRated: () => app.me()?.account === true || Boolean(app.account()),
+    mayPlayRated: app.isAccount,
     signUp: () => openAccountDialog(app, 'signup'),
   });
 
@@ -164,7 +164,7 @@ export function showRoom(main, app, { roomId, invite }) {
     Boolean(known?.seats.some((seat) => seat.player_id && seat.player_id === app.me()?.player_id));
   // A guest's seat in a rated room is refused (not_allowed): watching it is fine.
   const watchRated = (error) => {
-    if (error.code !== 'not_allowed' || !(invite || seated) || app.me()?.account) throw error;
+    if (error.code !== 'not_allowed' || !(invite || seated) || app.isAccount()) throw error;
     toast('This game is rated: only players with an account sit in it. You are watching.', 'notice');
     return join({ spectate: true });
   };
