@@ -175,6 +175,7 @@ function connect(who) {
     conn.start({});
   } else if (saved?.token) conn.start({ token: saved.token });
   else if (saved?.name) conn.start({ name: saved.name });
+  else conn.stop();            // a new visitor: no connection until a name or an account
   showWho();
 }
 

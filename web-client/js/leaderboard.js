@@ -24,7 +24,7 @@ export function showLeaderboard(main, app, wanted) {
 function table(players, app) {
   const me = app.me()?.player_id;
   return h('table', { class: 'leaderboard-table', dataset: { testid: 'leaderboard-table' } },
-    h('caption', { class: 'muted' }, 'Settled ratings only: a rating is settled when its deviation (±) is 110 or less.'),
+    h('caption', { class: 'muted' }, 'Settled ratings only: a rating settles once its deviation (±) is below 110.'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Player'),
       h('th', { scope: 'col', class: 'number' }, 'Rating'), h('th', { scope: 'col', class: 'number' }, '±'),
       h('th', { scope: 'col', class: 'number' }, 'Games'))),

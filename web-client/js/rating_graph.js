@@ -49,7 +49,7 @@ function gameTicks(last, width) {
   const every = Math.max(1, Math.ceil(last / room));
   const ticks = [];
   for (let index = 0; index < last; index += every) ticks.push(index);
-  if (ticks.at(-1) !== last && last - ticks.at(-1) < every / 2 && ticks.length > 1) ticks.pop();
+  if (ticks.at(-1) !== last && last - ticks.at(-1) < every * 0.75 && ticks.length > 1) ticks.pop();
   return [...ticks, last];
 }
 

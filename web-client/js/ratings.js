@@ -1,5 +1,5 @@
 // Ratings as players read them (accounts contract, "Ratings"): Glicko-2 numbers rounded, with a
-// "?" while the rating is provisional (its deviation still above 110, so it may move a lot).
+// "?" while the rating is provisional (its deviation still 110 or more, so it may move a lot).
 // Seats, lobby entries, profiles and the leaderboard all say them the same way.
 
 // "1532", or "1500?" while provisional; '' when there is no rating (a guest, an older server).
