@@ -8,7 +8,7 @@ import { signUp, logIn, changePassword, resetPassword } from './account_api.js';
 import { accountNameProblem, passwordProblem, repeatProblem, formProblem } from './account_rules.js';
 
 // A labelled input with its hint and the place for its problem (`say`).
-export function inputField(id, label, props = {}, hint = '') {
+function inputField(id, label, props = {}, hint = '') {
   const problem = h('p', { id: `${id}-problem`, class: 'field-problem', role: 'alert', dataset: { testid: `${id}-problem` } });
   const input = h('input', { id, name: id, 'aria-describedby': [hint ? `${id}-hint` : '', `${id}-problem`].join(' ').trim(),
     dataset: { testid: id }, ...props });

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratingLabel, deviationLabel } from '../../../web-client/js/ratings.js';
 import { graphGeometry, niceStep } from '../../../web-client/js/rating_graph.js';
-import { inviteSentence } from '../../../web-client/js/invite.js';
+import { inviteSentence, roomInviteFacts } from '../../../web-client/js/invite.js';
 import { formProblem, accountNameProblem, passwordProblem, repeatProblem } from '../../../web-client/js/account_rules.js';
 
 describe('rating labels', () => {
@@ -99,6 +99,14 @@ describe('the invite sentence', () => {
     assert.equal(inviteSentence({ game: 'Cups', clock: '1 day per move', status: 'playing', players: ['Ada', 'Bo'] }),
       'Ada and Bo are playing Cups, 1 day per move: you can watch.');
     assert.equal(inviteSentence({ game: 'Cups', status: 'finished', players: ['Ada', 'Bo'] }), 'This Cups game is over.');
+  });
+  it('takes the host from a room message: whoever else sits there', () => {
+    const room = { game: 'cups', status: 'waiting', time_control: { initial_s: 300, increment_s: 3 }, seats: [
+      { seat: 0, player_id: 'p-ada', name: 'Ada', bot: false }, { seat: 1, player_id: 'p-me', name: 'Me', bot: false }] };
+    const facts = roomInviteFacts(room, 'p-me', { gameName: () => 'Cups', clockText: () => '5 min + 3 s' });
+    assert.equal(inviteSentence(facts), 'Ada invites you to Cups, 5 min + 3 s');
+    const withBot = { ...room, seats: [room.seats[1], { seat: 1, player_id: 'bot-1', name: 'Computer, level 2', bot: 2 }] };
+    assert.equal(inviteSentence(roomInviteFacts(withBot, 'p-me', { gameName: () => 'Cups' })), 'You are invited to Cups');
   });
   it('says what it can when nothing is known yet', () => {
     assert.equal(inviteSentence(null, { invite: true }), 'You are invited to a private game.');
