@@ -128,7 +128,11 @@ function route() {
   const [, page, raw] = hash.split('?')[0].split('/');
   const arg = raw ? decodePart(raw) : '';
   if (arg === null) { showBadLink(page); return; }
-  if (OPEN_PAGES[page]) { leavePage = OPEN_PAGES[page](arg) ?? null; return; }
+  if (OPEN_PAGES[page]) {
+    const leave = OPEN_PAGES[page](arg);     // a page that keeps something going says how to stop it
+    leavePage = typeof leave === 'function' ? leave : null;
+    return;
+  }
   if (!identity.get() && !me && !account) { askName(); return; }
   if (page === 'room' && arg) leavePage = showRoom(main, app, { roomId: arg });
   else if (page === 'join' && arg) leavePage = showRoom(main, app, { invite: arg });
