@@ -24,7 +24,7 @@ export function showNamePage(main, app, { link = null, problem: refused = '', pl
   main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'name-page' } },
     h('h1', {}, 'Welcome to Mancala Online'),
     invited,
-    h('p', {}, link ? 'Pick a name to join, or log in.' : 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
+    h('p', {}, link ? 'Pick a name, or log in, and you go straight there.' : 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
     h('form', { class: 'row', onsubmit: (event) => {
       event.preventDefault();
       const name = input.value.trim();

@@ -231,6 +231,42 @@ describe('accounts', () => {
     shared.cleoPassword = `${PASSWORD}!`;
   });
 
+  it('tells a visitor with a link what it leads to, and lands them in the room after the name or the log-in', async () => {
+    const { dan } = shared;
+    // A private invite: nothing of the room is known before a hello, so the name page says what
+    // it can; once in the room, the invite's sentence.
+    await dan.goto(`${server.url}/#/`);
+    const roomId = await createRoom(dan, 'cups', { isPrivate: true, clock: '5+3' });
+    const link = await dan.getByTestId('invite-link').inputValue();
+    const guest = await visitor(PHONE, `#/join/${link.split('#/join/')[1]}`);
+    assert.equal(await text(guest, 'invite-sentence'), 'You are invited to a private game.');
+    await screenshot(guest, 'accounts-name-page-invite-390');
+    await guest.getByTestId('name-input').fill('Hal');
+    await guest.getByTestId('name-submit').click();
+    await guest.getByTestId('notice').filter({ hasText: 'Dan invites you to Cups, 5 min + 3 s' }).waitFor();
+    await settled([guest, dan], 0);
+    assert.equal((await roomInfo(guest)).room, roomId);
+    assert.equal(await guest.locator('[data-testid=seat-0] .rating').count(), 1, 'Dan\'s seat shows his rating');
+    assert.equal(await guest.locator('[data-testid=seat-1] .tag.guest').count(), 1, 'Hal is a guest');
+
+    // A room link of a public game being played: the history API knows it before any hello.
+    // Logging in from the name page lands in the room too.
+    const publicId = await createRoom(dan, 'cups', { clock: '5+3' });
+    await guest.goto(`${server.url}/#/`);
+    await guest.getByTestId(`join-${publicId}`).click();
+    await settled([guest, dan], 0);
+    const watcher = await visitor(LAPTOP, `#/room/${publicId}`);
+    await watcher.getByTestId('invite-sentence').filter({ hasText: 'Dan and Hal are playing Cups, 5 min + 3 s: you can watch.' }).waitFor();
+    await screenshot(watcher, 'accounts-name-page-room-1280');
+    await watcher.getByTestId('name-login').click();
+    await sendAccountForm(watcher, 'login', 'Cleo', shared.cleoPassword);
+    await loggedInAs(watcher, 'Cleo');
+    await settled([watcher], 0);
+    assert.equal((await roomInfo(watcher)).room, publicId);
+    await watcher.getByText('You are watching.').waitFor();
+    assert.deepEqual([...guest.errors, ...watcher.errors, ...dan.errors], []);
+  });
+
   it('sets a new password from the operator\'s reset link', { skip: !serverBinary && 'MANCALA_SERVER is not set' }, async () => {
     const { stdout } = await promisify(execFile)(serverBinary, ['--db', db, '--reset-password', 'Dan']);
     const code = /#\/reset\/(\S+)/.exec(stdout)?.[1];
