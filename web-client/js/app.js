@@ -1,25 +1,40 @@
-// Starts the client: who the player is, the connection, and which page the address shows.
+// Starts the client: who the player is (an account, by the session cookie the server set, or a
+// guest, by the name and token kept in localStorage), the connection, and which page the
+// address shows.
 //   #/                 lobby            #/room/<id>      a room
 //   #/join/<invite>    private invite   #/history        search stored games
 //   #/history/<id>     replay viewer    #/rules/<game>   how to play a game
+//   #/player/<name or id>  a profile    #/leaderboard/<game>  a game's best rated players
+//   #/account          your account     #/reset/<code>   set a new password (an operator's link)
 import { h, toast } from './dom.js';
 import { Connection } from './connection.js';
-import { identity, animation, sound } from './storage.js';
+import { identity, seats, animation, sound } from './storage.js';
 import { showLobby } from './lobby.js';
 import { showRoom } from './room.js';
 import { showHistoryList, showReplay } from './history.js';
 import { describeError } from './errors.js';
 import { loadCatalog } from './catalog.js';
 import { showRulesPage } from './rules_page.js';
+import { currentAccount } from './account_api.js';
+import { renderAccountBar } from './account_bar.js';
+import { welcomeNotice } from './account_forms.js';
+import { showNamePage } from './name_page.js';
+import { showAccountPage, showResetPage } from './account_page.js';
+import { showProfile } from './profile.js';
+import { showLeaderboard } from './leaderboard.js';
 
 const main = document.getElementById('main');
 const conn = new Connection();
 let me = null;                 // the `welcome` of this session
+let account = null;            // {player_id, name} of the session cookie's account, or null
 let leavePage = null;
 
 const app = {
   conn,
   me: () => me,
+  account: () => account,
+  // Whether an account plays here (rated rooms are for accounts only).
+  isAccount: () => me?.account === true || Boolean(account),
   roomsSeen: new Map(),        // room id -> latest room message seen (own rooms after a reload)
   rememberRoom(room) { app.roomsSeen.set(room.id, room); },
   navigate(hash, { replace = false, keep = false } = {}) {
@@ -27,28 +42,67 @@ const app = {
     if (replace) history.replaceState(null, '', hash); else history.pushState(null, '', hash);
     route();
   },
+  // After a sign-up, a log-in or a password reset the session cookie is set: the guest token
+  // (if any) is forgotten, and a new WebSocket carries the cookie to the server. The page is
+  // drawn again (or `go` opened) once the server welcomes the account. A sign-up keeps the
+  // guest's player id, so the seats this browser holds stay its own.
+  enterAccount(who, { created = false, go = null } = {}) {
+    account = { player_id: who.player_id, name: who.name };
+    identity.forget();
+    if (!created) seats.forgetAll();
+    me = null;
+    showWho();
+    const off = conn.on('welcome', () => {
+      off();
+      welcomeNotice(who, created);
+      if (go) app.navigate(go); else route();
+    });
+    conn.restart({});
+  },
+  // After logging out: a new visitor, on the name page.
+  leaveAccount() {
+    account = null;
+    me = null;
+    identity.forget();
+    seats.forgetAll();
+    app.roomsSeen.clear();
+    conn.stop();
+    showWho();
+    app.navigate('#/');
+  },
 };
 
 conn.on('room', (message) => app.rememberRoom(message.room));
 conn.on('welcome', (welcome) => {
+  const before = me?.player_id;
   me = welcome;
-  identity.set({ name: welcome.name, token: welcome.token, player_id: welcome.player_id });
+  // An account's welcome has no token: the cookie is its proof, and nothing is stored.
+  if (welcome.account) {
+    identity.forget();
+    account = { player_id: welcome.player_id, name: welcome.name };
+  } else identity.set({ name: welcome.name, token: welcome.token, player_id: welcome.player_id });
   showWho();
+  // Someone else now (another tab logged in, so the reconnection carried its cookie).
+  if (before && before !== welcome.player_id) route();
 });
 conn.on('hello_refused', (error) => {
+  // An account's session ended elsewhere (log out everywhere, a new password): a new visitor.
+  if (account) { toast('Your session has ended: log in again, or play as a guest.'); app.leaveAccount(); return; }
   const saved = identity.get();
-  if (error.code === 'bad_token' && saved?.name) conn.restart({ name: saved.name });
-  else { identity.forget(); toast(describeError(error)); askName(); }
+  if (error.code === 'bad_token' && saved?.name) { conn.restart({ name: saved.name }); return; }
+  identity.forget();
+  conn.stop();
+  // A name an account holds is refused with the server's words ("… log in, or pick another name").
+  askName(error.code === 'bad_name' && error.message ? error.message : describeError(error));
 });
 conn.on('status', (status) => {
   const badge = document.getElementById('connection');
-  badge.textContent = status === 'online' ? 'online' : status === 'connecting' ? 'connecting…' : 'reconnecting…';
+  badge.textContent = { online: 'online', connecting: 'connecting…', idle: 'not connected' }[status] ?? 'reconnecting…';
   badge.dataset.status = status;
 });
 
 function showWho() {
-  const who = document.getElementById('who');
-  who.replaceChildren(me ? h('span', { dataset: { testid: 'my-name' } }, me.name) : '');
+  renderAccountBar(document.getElementById('who'), app);
 }
 
 // A part of the address as text, or null when it is not valid percent-encoding (a link cut
@@ -57,6 +111,16 @@ function decodePart(part) {
   try { return decodeURIComponent(part); } catch { return null; }
 }
 
+// Pages anyone may read, before choosing a name too.
+const OPEN_PAGES = {
+  rules: (arg) => { showRulesPage(main, arg); window.scrollTo(0, 0); },
+  history: (arg) => (arg ? showReplay(main, app, arg) : showHistoryList(main, app)),
+  player: (arg) => showProfile(main, app, arg),
+  leaderboard: (arg) => showLeaderboard(main, app, arg),
+  account: () => showAccountPage(main, app),
+  reset: (arg) => showResetPage(main, app, arg),
+};
+
 function route() {
   leavePage?.();
   leavePage = null;
@@ -64,12 +128,12 @@ function route() {
   const [, page, raw] = hash.split('?')[0].split('/');
   const arg = raw ? decodePart(raw) : '';
   if (arg === null) { showBadLink(page); return; }
-  if (page === 'rules') { showRulesPage(main, arg); window.scrollTo(0, 0); return; }
-  if (page === 'history') {
-    if (arg) showReplay(main, app, arg); else showHistoryList(main, app);
+  if (OPEN_PAGES[page]) {
+    const leave = OPEN_PAGES[page](arg);     // a page that keeps something going says how to stop it
+    leavePage = typeof leave === 'function' ? leave : null;
     return;
   }
-  if (!identity.get() && !me) { askName(); return; }
+  if (!identity.get() && !me && !account) { askName(); return; }
   if (page === 'room' && arg) leavePage = showRoom(main, app, { roomId: arg });
   else if (page === 'join' && arg) leavePage = showRoom(main, app, { invite: arg });
   else leavePage = showLobby(main, app);
@@ -83,38 +147,17 @@ function showBadLink(page) {
     h('a', { class: 'button primary', href: '#/' }, 'Go to the lobby')));
 }
 
-// The name is asked once; the server's token is kept with it in localStorage.
-function askName() {
-  const input = h('input', { id: 'player-name', required: true, autocomplete: 'nickname',
-    'aria-describedby': 'name-problem', dataset: { testid: 'name-input' } });
-  const problem = h('p', { id: 'name-problem', class: 'field-problem', role: 'alert', dataset: { testid: 'name-problem' } });
-  input.addEventListener('input', () => { problem.textContent = ''; input.removeAttribute('aria-invalid'); });
-  main.replaceChildren(h('section', { class: 'welcome' },
-    h('h1', {}, 'Welcome to Mancala Online'),
-    h('p', {}, 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
-    h('form', { class: 'row', onsubmit: (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      const wrong = nameProblem(name);
-      if (wrong) { problem.textContent = wrong; input.setAttribute('aria-invalid', 'true'); input.focus(); return; }
-      identity.set({ name });
-      conn.start({ name });
-      route();
-    } },
-    h('label', { for: 'player-name' }, 'Your name'), input,
-    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, 'Play')), problem));
-  input.focus();
-}
-
-// The server's rule for names (protocol README): 1 to 24 characters after trimming spaces, no
-// control characters. Said before sending, instead of cutting the name or doing nothing.
-const MAX_NAME = 24;
-export function nameProblem(name) {
-  if (!name) return 'Type a name: spaces alone are not a name.';
-  const length = [...name].length;
-  if (length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${length}.`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'Names cannot contain control characters.';
-  return '';
+// The name is asked once; the server's token is kept with it in localStorage. An invite or room
+// link in the address is kept: after the name the page routes there.
+function askName(problem = '') {
+  const [, page, raw] = (location.hash || '#/').split('?')[0].split('/');
+  const arg = raw ? decodePart(raw) : null;
+  const link = !arg ? null : page === 'join' ? { invite: arg } : page === 'room' ? { roomId: arg } : null;
+  showNamePage(main, app, { link, problem, play: (name) => {
+    identity.set({ name });
+    conn.start({ name });
+    route();
+  } });
 }
 
 function setupSpeed() {
@@ -126,10 +169,29 @@ function setupSpeed() {
   beepBox.addEventListener('change', () => sound.set(beepBox.checked));
 }
 
-// The games and their options come from the server once; pages are drawn only after that.
+// Who this browser is: the session cookie's account (its hello carries neither name nor token;
+// a guest token kept from before is forgotten), else the guest kept in localStorage.
+function connect(who) {
+  const saved = identity.get();
+  if (who) {
+    account = { player_id: who.player_id, name: who.name };
+    identity.forget();
+    conn.start({});
+  } else if (saved?.token) conn.start({ token: saved.token });
+  else if (saved?.name) conn.start({ name: saved.name });
+  else conn.stop();            // a new visitor: no connection until a name or an account
+  showWho();
+}
+
+// The games and their options, and who is logged in, come from the server once; pages are
+// drawn only after that.
 async function start() {
   for (let attempt = 0; ; attempt += 1) {
-    try { await loadCatalog(); break; } catch (error) {
+    try {
+      const [who] = await Promise.all([currentAccount(), loadCatalog()]);
+      connect(who);
+      break;
+    } catch (error) {
       main.replaceChildren(h('p', { class: 'waiting', dataset: { testid: 'catalog-error' } },
         `Cannot load the list of games (${error.message}). Trying again…`));
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** attempt, 8000)));
@@ -140,7 +202,4 @@ async function start() {
 }
 
 setupSpeed();
-const saved = identity.get();
-if (saved?.token) conn.start({ token: saved.token });
-else if (saved?.name) conn.start({ name: saved.name });
 start();

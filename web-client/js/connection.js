@@ -22,7 +22,7 @@ export class Connection {
   #pending = new Map();     // id -> {message, resolve, reject}
   #listeners = new Map();   // type -> Set of handlers
   #attempt = 0;
-  #credentials = null;      // {token} or {name}
+  #credentials = null;      // {token}, {name}, or {} for an account (its cookie)
   #online = false;
 
   constructor(url = Connection.defaultUrl()) { this.url = url; }
@@ -107,13 +107,15 @@ export class Connection {
   }
 
   #sendHello(socket) {
-    if (socket === this.#socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'hello', ...this.#credentials }));
+    if (socket && socket === this.#socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'hello', ...this.#credentials }));
   }
 
   #welcomed(welcome) {
     this.#online = true;
     this.#attempt = 0;
-    this.#credentials = { token: welcome.token };
+    // Reconnections say the same hello: a guest's token, or nothing for an account (the
+    // cookie on the upgrade says who it is).
+    this.#credentials = welcome.token ? { token: welcome.token } : {};
     this.#emit('welcome', welcome);
     this.#emit('status', 'online');
     for (const [id, entry] of this.#pending) {
@@ -134,6 +136,21 @@ export class Connection {
     this.#emit('status', 'offline');
     const delay = BACKOFF_MS[Math.min(this.#attempt++, BACKOFF_MS.length - 1)];
     setTimeout(() => this.#open(), delay);
+  }
+
+  // Closes the connection for good (logging out): nothing reconnects until `start` again.
+  // Requests still waiting fail as lost.
+  stop() {
+    const old = this.#socket;
+    this.#socket = null;
+    this.#online = false;
+    this.#credentials = null;
+    old?.close();
+    for (const [id, entry] of this.#pending) {
+      this.#pending.delete(id);
+      entry.reject(new ServerError({ code: 'connection_lost' }));
+    }
+    this.#emit('status', 'idle');
   }
 
   // Drops the socket (tests and "use another name"); it reconnects by itself unless stopped.

@@ -10,6 +10,8 @@ import { resultBanner } from './result.js';
 import { describeUpdate, historyUpdate } from './moves.js';
 import { getJson, fetchGame } from './api.js';
 import { clockText } from './clock.js';
+import { ratedBadge, nameLink, playerMarks } from './players.js';
+import { playerProfile } from './account_api.js';
 
 const playerNames = (players, game, options) => {
   const labels = seatLabels(game, options);
@@ -22,35 +24,37 @@ const playerNames = (players, game, options) => {
   return plain.map((name, seat) => (plain.filter((other) => other === name).length > 1 ? `${name} (${labels[seat]})` : name));
 };
 
+// The person at each seat as the record lists them, completed from their profile: an account or
+// a guest, and their rating in this game now. The profile is asked by player id where the record
+// gives one, else by name (which finds accounts only: their names are unique).
+async function seatPeople(players, count, game) {
+  return Promise.all(Array.from({ length: count }, async (_, seat) => {
+    const entry = Array.isArray(players) ? players.find((p) => p?.seat === seat) ?? players[seat] : players?.[seat];
+    const player = typeof entry === 'string' ? { name: entry } : entry;
+    const key = player?.player_id ?? player?.name;
+    if (!key || player.bot || String(player.player_id).startsWith('bot-')) return player ?? null;
+    const profile = await playerProfile(key).catch(() => null);
+    return profile ? { ...player, player_id: profile.player_id, name: profile.name, account: profile.account, ...profile.ratings?.[game] } : player;
+  }));
+}
+
 // --- the search ---------------------------------------------------------------------------------
 export function showHistoryList(main, app) {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
   const player = h('input', { id: 'history-player', name: 'player', value: params.get('player') ?? app.me()?.name ?? '',
     dataset: { testid: 'history-player' } });
-  const game = h('select', { id: 'history-game', name: 'game', dataset: { testid: 'history-game' } },
-    h('option', { value: '' }, 'Any game'), gameIds().map((id) => h('option', { value: id, selected: params.get('game') === id || undefined }, gameName(id))));
+  const game = gameSelect('history-game', params.get('game'));
   const status = h('select', { id: 'history-status', name: 'status' },
     h('option', { value: '' }, 'Finished and playing'), h('option', { value: 'finished' }, 'Finished'), h('option', { value: 'playing' }, 'Playing'));
-  const results = h('ol', { class: 'games plain', dataset: { testid: 'history-results' } });
-  const more = h('button', { class: 'quiet', hidden: true, dataset: { testid: 'history-more' } }, 'Older games');
-  let next = null;
+  const list = createGameList('history');
 
-  async function search(append = false) {
-    const query = new URLSearchParams({ limit: '20' });
-    if (player.value.trim()) query.set('player', player.value.trim());
-    if (game.value) query.set('game', game.value);
-    if (status.value) query.set('status', status.value);
-    if (append && next) query.set('before', next);
-    try {
-      const page = await getJson(`/api/games?${query}`);
-      if (!append) clear(results);
-      if (!page.games.length && !append) results.append(h('li', { class: 'muted' }, 'No games found.'));
-      for (const summary of page.games) results.append(summaryItem(summary));
-      next = page.next;
-      more.hidden = !next;
-    } catch (error) { toast(error.message); }
+  function search() {
+    const query = {};
+    if (player.value.trim()) query.player = player.value.trim();
+    if (game.value) query.game = game.value;
+    if (status.value) query.status = status.value;
+    list.show(query);
   }
-  more.addEventListener('click', () => search(true));
 
   main.replaceChildren(h('section', { class: 'history' },
     h('h1', {}, 'Game history'),
@@ -59,8 +63,38 @@ export function showHistoryList(main, app) {
       h('div', { class: 'field' }, h('label', { for: 'history-game' }, 'Game'), game),
       h('div', { class: 'field' }, h('label', { for: 'history-status' }, 'Status'), status),
       h('button', { type: 'submit', class: 'primary', dataset: { testid: 'history-search' } }, 'Search')),
-    results, more));
+    list.elements));
   search();
+}
+
+// A choice of game, "Any game" first.
+export function gameSelect(id, chosen = null) {
+  return h('select', { id, name: 'game', dataset: { testid: id } },
+    h('option', { value: '' }, 'Any game'), gameIds().map((game) => h('option', { value: game, selected: chosen === game || undefined }, gameName(game))));
+}
+
+// Stored games matching a query of `GET /api/games`, newest first, 20 at a time with "Older
+// games" for the next page. `show(query)` starts again from the newest. Test ids: <testid>-results
+// and <testid>-more.
+export function createGameList(testid) {
+  const results = h('ol', { class: 'games plain', dataset: { testid: `${testid}-results` } });
+  const more = h('button', { class: 'quiet', hidden: true, dataset: { testid: `${testid}-more` } }, 'Older games');
+  let query = {};
+  let next = null;
+  async function load(append) {
+    const params = new URLSearchParams({ limit: '20', ...query });
+    if (append && next) params.set('before', next);
+    try {
+      const page = await getJson(`/api/games?${params}`);
+      if (!append) clear(results);
+      if (!page.games.length && !append) results.append(h('li', { class: 'muted' }, 'No games found.'));
+      for (const summary of page.games) results.append(summaryItem(summary));
+      next = page.next;
+      more.hidden = !next;
+    } catch (error) { toast(error.message); }
+  }
+  more.addEventListener('click', () => load(true));
+  return { elements: [results, more], show(wanted) { query = wanted; next = null; return load(false); } };
 }
 
 function summaryItem(summary) {
@@ -72,6 +106,7 @@ function summaryItem(summary) {
   return h('li', { class: 'game-summary' },
     h('a', { href: `#/history/${summary.id}`, dataset: { testid: `history-game-${summary.id}` } },
       h('strong', {}, gameName(summary.game)), ' · ', names.join(' vs ')),
+    summary.rated ? [' ', ratedBadge()] : null,
     h('span', { class: 'muted' }, ` — ${outcome}${when ? `, ${new Date(when).toLocaleString()}` : ''}`));
 }
 
@@ -92,6 +127,7 @@ export async function showReplay(main, app, gameId) {
   const last = states.length - 1;
   const board = createBoard({ game, options, viewerSeat: null, players: names });
   let version = 0, playing = false;
+  let people = [];             // by seat, once their profiles are known (seatPeople)
 
   const slider = h('input', { type: 'range', min: 0, max: last, value: 0, id: 'replay-slider',
     dataset: { testid: 'replay-slider' }, 'aria-label': 'Version' });
@@ -146,7 +182,8 @@ export async function showReplay(main, app, gameId) {
       const score = seatScore(game, options, state, seat);
       // Each seat in its colour on the board, as in the room.
       return h('li', { class: `seat${state.to_move === seat ? ' to-move' : ''}`, style: `--seat: ${COLORS[seat]}` },
-        h('span', { class: 'seat-name' }, name),
+        h('span', { class: 'seat-name', dataset: { testid: `replay-name-${seat}` } }, people[seat] ? nameLink(people[seat], name) : name),
+        people[seat] ? playerMarks(people[seat], { testid: `replay-rating-${seat}` }) : null,
         score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
         // The clock as it stood right after this version.
         state.clock ? h('span', { class: 'clock', dataset: { testid: `replay-clock-${seat}` } }, clockText(state.clock.remaining_ms[seat])) : null);
@@ -157,6 +194,7 @@ export async function showReplay(main, app, gameId) {
   }
 
   renderInfo();
+  seatPeople(record.players, names.length, game).then((found) => { people = found; renderInfo(); });
   board.show(states[0]);
   board.shown = true;
   caption.textContent = describeStep(0);

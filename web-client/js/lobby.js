@@ -1,5 +1,6 @@
 // The lobby: "Play the computer" (computer.js), the live list of public rooms, the player's own
-// rooms, and the room creation form with every host option of the chosen game.
+// rooms, the links to each game's leaderboard, and the room creation form with every host
+// option of the chosen game (and, for an account, "Rated").
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName } from './catalog.js';
 import { GAMES, seatLabels } from './boards/index.js';
@@ -8,6 +9,7 @@ import { describeError } from './errors.js';
 import { rulesButton } from './rules.js';
 import { playComputerCard, occupied, seatName, botLevel, computerIcon } from './computer.js';
 import { CLOCK_PRESETS, timeControlText } from './clock.js';
+import { nameLink, playerMarks, ratedBadge } from './players.js';
 
 export function showLobby(main, app) {
   const conn = app.conn;
@@ -18,7 +20,8 @@ export function showLobby(main, app) {
     h('div', { class: 'lobby-rooms' },
       playComputerCard(app),
       mine,
-      h('section', { class: 'open-rooms' }, h('h2', {}, 'Open rooms'), list)),
+      h('section', { class: 'open-rooms' }, h('h2', {}, 'Open rooms'), list),
+      leaderboardLinks()),
     createForm(app)));
 
   let shown = [];
@@ -80,9 +83,10 @@ function hostLine(room) {
 function roomCard(room, app) {
   const labels = seatLabels(room.game, room.options);
   const free = room.seats.some((seat) => !occupied(seat));
+  const mayJoin = free && (!room.rated || app.isAccount());
   const notes = describeOptions(room.game, room.options);
   return h('article', { class: 'room-card', dataset: { testid: `room-${room.id}` } },
-    h('h3', {}, gameName(room.game)),
+    h('h3', {}, gameName(room.game), room.rated ? [' ', ratedBadge(`room-rated-${room.id}`)] : null),
     h('p', { class: 'room-facts', dataset: { testid: `room-facts-${room.id}` } },
       hostLine(room),
       h('span', { dataset: { testid: `room-clock-${room.id}` } }, room.time_control ? `Clock: ${timeControlText(room.time_control)}` : 'No clock')),
@@ -90,13 +94,15 @@ function roomCard(room, app) {
     h('ul', { class: 'plain seat-names' }, labels.map((label, i) => {
       const seat = room.seats[i];
       return h('li', {}, `${label}: `, occupied(seat)
-        ? h('span', { class: 'name' }, botLevel(seat) ? computerIcon() : null, seatName(seat))
+        ? h('span', { class: 'name' }, botLevel(seat) ? computerIcon() : null, nameLink(seat, seatName(seat)), ' ',
+          playerMarks(seat, { testid: `room-${room.id}-rating-${i}` }))
         : h('span', { class: 'muted' }, 'free'));
     })),
     h('p', { class: 'muted' }, room.status === 'playing' ? `Playing · ${room.spectators ?? 0} watching` : 'Waiting for players'),
     h('div', { class: 'row' },
-      free ? h('a', { class: 'button', href: `#/room/${room.id}`, dataset: { testid: `join-${room.id}` },
+      mayJoin ? h('a', { class: 'button', href: `#/room/${room.id}`, dataset: { testid: `join-${room.id}` },
         onclick: (e) => { e.preventDefault(); joinAndOpen(app, room.id); } }, 'Join') : null,
+      free && !mayJoin ? h('span', { class: 'muted' }, 'Accounts only') : null,
       h('a', { class: 'button quiet', href: `#/room/${room.id}`, dataset: { testid: `watch-${room.id}` } }, 'Watch')));
 }
 
@@ -119,7 +125,8 @@ function createForm(app) {
   let optionsBox = null;       // optionsFieldset of the chosen game
   const blurb = h('span', { class: 'muted' });
   const rules = h('span');
-  const privateBox = h('input', { type: 'checkbox', id: 'new-private', dataset: { testid: 'new-private' } });
+  const privateBox = h('input', { type: 'checkbox', id: 'new-private', 'aria-describedby': 'new-private-help', dataset: { testid: 'new-private' } });
+  const rated = ratedField(app);
   const grace = h('input', { type: 'number', id: 'new-grace', min: 30, max: 3600, value: 120, required: true,
     dataset: { testid: 'new-grace' } });
   const seatSelect = h('select', { id: 'new-seat', dataset: { testid: 'new-seat' } });
@@ -155,6 +162,7 @@ function createForm(app) {
       private: privateBox.checked, grace_seconds: Number(grace.value) };
     const chosenClock = clock.read();
     if (chosenClock) message.clock = chosenClock;
+    if (rated.box.checked) message.rated = true;
     if (seatSelect.value === 'spectate') message.spectate = true;
     else if (seatSelect.value !== '0') message.seat = Number(seatSelect.value);
     submit.disabled = true;
@@ -174,7 +182,11 @@ function createForm(app) {
     h('p', { class: 'game-blurb row' }, blurb, rules),
     optionsSlot,
     clock.element,
-    h('div', { class: 'field check' }, privateBox, h('label', { for: 'new-private' }, 'Private: only people with the invite link can join')),
+    // Who may play, on one line with their help below (hidden on a phone, where the button must
+    // stay in view).
+    h('div', { class: 'checks' }, h('div', { class: 'field check' }, privateBox, h('label', { for: 'new-private' }, 'Private')), rated.element),
+    h('small', { id: 'new-private-help', class: 'checks-help' }, 'Private: only people with the invite link can join.'),
+    rated.help,
     submit,
     h('details', { class: 'more-options', dataset: { testid: 'more-room-options' } },
       h('summary', {}, 'Seat and connection'),
@@ -182,6 +194,27 @@ function createForm(app) {
         h('small', {}, 'Where you sit; the others join by the link or from the list.')),
       h('div', { class: 'field' }, h('label', { for: 'new-grace' }, 'How long a player may be away (seconds)'), grace,
         h('small', {}, 'After this long without a connection, the opponent may claim the game.'))));
+}
+
+// "Rated": only an account may create a rated room (and only accounts sit in it); a guest sees
+// the box off, with the reason.
+function ratedField(app) {
+  const account = app.isAccount();
+  const box = h('input', { type: 'checkbox', id: 'new-rated', disabled: !account, 'aria-describedby': 'new-rated-help',
+    dataset: { testid: 'new-rated' } });
+  return { box,
+    element: h('div', { class: 'field check' }, box, h('label', { for: 'new-rated' }, account ? 'Rated' : 'Rated (accounts only)')),
+    help: h('small', { id: 'new-rated-help', class: 'checks-help', dataset: { testid: 'rated-hint' } }, account
+      ? 'Rated: the result moves the players\' ratings. Only players with an account sit, no computers.'
+      : 'Rated games, which move ratings, are for players with an account: sign up at the top of the page.') };
+}
+
+// A link to each game's leaderboard.
+function leaderboardLinks() {
+  return h('section', { class: 'leaderboard-links', dataset: { testid: 'leaderboard-links' } },
+    h('h2', {}, 'Leaderboards'),
+    h('p', { class: 'row' }, gameIds().map((id) => h('a', { href: `#/leaderboard/${encodeURIComponent(id)}`,
+      dataset: { testid: `leaderboard-link-${id}` } }, gameName(id)))));
 }
 
 // The clock: presets, or custom values (minutes each plus seconds added per move, or hours per

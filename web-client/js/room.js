@@ -11,6 +11,10 @@ import { seats as seatStore, invites, identity } from './storage.js';
 import { beep } from './sound.js';
 import { initialState, reduce, mySeat, wantsHistory, rematchStarted } from './room_state.js';
 import { createRoomView } from './room_view.js';
+import { gameName } from './catalog.js';
+import { timeControlText } from './clock.js';
+import { inviteSentence, roomInviteFacts } from './invite.js';
+import { openAccountDialog } from './account_forms.js';
 
 export function showRoom(main, app, { roomId, invite }) {
   const conn = app.conn;
@@ -24,6 +28,8 @@ export function showRoom(main, app, { roomId, invite }) {
     rematch: () => act({ type: 'rematch', room: state.room.id }, noRematch),
     playComputer: () => openPlayComputer(app, state.room.game),
     view: (version) => dispatch({ type: 'view', version }), live: () => dispatch({ type: 'live' }),
+    mayPlayRated: app.isAccount,
+    signUp: () => openAccountDialog(app, 'signup'),
   });
 
   function dispatch(message) {
@@ -156,8 +162,17 @@ export function showRoom(main, app, { roomId, invite }) {
   if (known) onRoom({ type: 'room', room: known });
   const seated = (seatStore.get(roomId) !== undefined && seatStore.get(roomId) !== null) ||
     Boolean(known?.seats.some((seat) => seat.player_id && seat.player_id === app.me()?.player_id));
-  join(invite || seated ? {} : { spectate: true }).then(() => {
-    if (invite) app.navigate(`#/room/${state.room.id}`, { replace: true, keep: true });
+  // A guest's seat in a rated room is refused (not_allowed): watching it is fine.
+  const watchRated = (error) => {
+    if (error.code !== 'not_allowed' || !(invite || seated) || app.isAccount()) throw error;
+    toast('This game is rated: only players with an account sit in it. You are watching.', 'notice');
+    return join({ spectate: true });
+  };
+  join(invite || seated ? {} : { spectate: true }).catch(watchRated).then(() => {
+    if (!invite) return;
+    app.navigate(`#/room/${state.room.id}`, { replace: true, keep: true });
+    // What the invite was for: before the hello nothing of the room could be known.
+    toast(inviteSentence(roomInviteFacts(state.room, app.me()?.player_id, { gameName, clockText: timeControlText })), 'notice');
   }).catch((error) => dispatch({ type: 'join_failed', error, invite: Boolean(invite) }));
 
   return () => {

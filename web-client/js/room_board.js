@@ -28,7 +28,7 @@ export function createRoomBoard({ section, act }) {
     if (!board || key !== boardKey) newBoard(key, room, me, names);
     const position = boardState(state);
     if (!position) {
-      if (!boardWrap.querySelector('.waiting')) boardWrap.replaceChildren(WAITING());
+      if (!boardWrap.querySelector('.waiting')) boardWrap.replaceChildren(WAITING(room.rated));
       return;
     }
     if (board.element.parentNode !== boardWrap) boardWrap.replaceChildren(board.element);
@@ -130,7 +130,9 @@ export function createRoomBoard({ section, act }) {
   };
 }
 
-const WAITING = () => h('p', { class: 'waiting' }, 'The board appears when every seat is taken, by a person or the computer.');
+// A rated room seats accounts only, never the computer.
+const WAITING = (rated) => h('p', { class: 'waiting' }, rated ? 'The board appears when every seat is taken by a player with an account.'
+  : 'The board appears when every seat is taken, by a person or the computer.');
 
 // Under the board while another player is to move.
 function waitingText(state, names, me) {

@@ -1,12 +1,15 @@
 // The room's seats, drawn from its state: who sits where (a person, a computer of some level, or
 // nobody), who is online and to move, each seat's clock and score; in a waiting room, the buttons
-// to sit down or to give a free seat to the computer. On phones the clocks are repeated in a bar
-// above the board. `view`: {state, room, names, me, clocks, act} (room_view.js).
+// to sit down or to give a free seat to the computer. An account's name links to its profile and
+// shows its rating for this game; a guest's has a "guest" mark; a rated room's seats are for
+// accounts only. On phones the clocks are repeated in a bar above the board.
+// `view`: {state, room, names, me, clocks, act} (room_view.js).
 import { h } from './dom.js';
 import { seatLabels } from './boards/index.js';
 import { seatScore } from './scores.js';
 import { COLORS } from './boards/view.js';
 import { LEVELS, levelLabel, levelWord, botLevel, occupied, seatName, computerIcon } from './computer.js';
+import { nameLink, playerMarks } from './players.js';
 
 export function renderSeats(list, view) {
   const { room, me } = view;
@@ -14,7 +17,10 @@ export function renderSeats(list, view) {
     const seat = room.seats[i] ?? { seat: i };
     const item = h('li', { class: `seat${toMove(room, i) ? ' to-move' : ''}${me === i ? ' mine' : ''}`,
       dataset: { testid: `seat-${i}` }, style: `--seat: ${COLORS[i]}` }, seatParts(view, seat, i, label));
-    if (!occupied(seat) && room.status === 'waiting') item.append(me === null ? sitButton(view, i) : addComputer(view, i, label));
+    if (!occupied(seat) && room.status === 'waiting') {
+      if (me === null) item.append(sitButton(view, i));
+      else if (!room.rated) item.append(addComputer(view, i, label));   // no computers in a rated room
+    }
     return item;
   }));
 }
@@ -29,7 +35,8 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
   return [
     h('span', { class: 'seat-side' }, label),
     level ? computerIcon() : null,
-    h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? seatName(seat) : 'free seat'),
+    h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? nameLink(seat, seatName(seat)) : 'free seat'),
+    ...(taken ? playerMarks(seat, { testid: `seat-rating-${i}` }) : []),
     me === i ? h('span', { class: 'tag' }, 'you') : null,
     level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,
       dataset: { testid: `computer-${i}`, level } }, levelWord(level)) : null,
@@ -41,7 +48,12 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
   ];
 }
 
-function sitButton({ act }, seat) {
+// A rated room seats accounts only: a guest is offered to sign up instead.
+function sitButton({ act, room }, seat) {
+  if (room.rated && !act.mayPlayRated()) {
+    return h('span', { class: 'rated-only row' }, h('span', { class: 'muted' }, 'Rated: accounts only.'),
+      h('button', { type: 'button', class: 'small', dataset: { testid: `sign-up-to-sit-${seat}` }, onclick: act.signUp }, 'Sign up'));
+  }
   return h('button', { dataset: { testid: `sit-${seat}` }, onclick: () => act.sit(seat) }, 'Sit here');
 }
 

@@ -14,6 +14,7 @@ import { renderActions, renderInvite } from './room_actions.js';
 import { renderScores, renderRoundEnd, renderResult } from './room_result.js';
 import { createClaimPanel } from './room_claim.js';
 import { createRoomBoard } from './room_board.js';
+import { ratedBadge } from './players.js';
 
 export function createRoomView(main, act) {
   let current = null;          // the state drawn last
@@ -59,7 +60,7 @@ export function createRoomView(main, act) {
     if (state.joinError) { renderJoinError(state.joinError); return; }
     if (!state.room) return;
     const view = viewOf(state);
-    title.textContent = gameName(state.room.game);
+    title.replaceChildren(gameName(state.room.game), ...(state.room.rated ? [' ', ratedBadge('room-rated')] : []));
     status.textContent = statusText(state, view.names);
     section.dataset.viewing = state.viewing === null ? '' : String(state.viewing);
     for (const [name, draw] of parts) drawPart(name, draw, view);

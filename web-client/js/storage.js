@@ -1,5 +1,6 @@
 // What the browser remembers between visits: who the player is (name + secret token) and the
-// rooms this browser sits in, so a reload goes straight back to the seat.
+// rooms this browser sits in, so a reload goes straight back to the seat. The guest's token is
+// the only secret kept here: an account's proof is an HttpOnly cookie the page never sees.
 
 const IDENTITY = 'mancala.identity';
 const SEATS = 'mancala.seats';
@@ -13,7 +14,7 @@ function read(key, fallback) {
 const write = (key, value) => localStorage.setItem(key, JSON.stringify(value));
 
 export const identity = {
-  get: () => read(IDENTITY, null),               // {name, token, player_id} or null
+  get: () => read(IDENTITY, null),               // a guest's {name, token, player_id} or null
   set: (value) => write(IDENTITY, value),
   forget: () => localStorage.removeItem(IDENTITY),
 };
@@ -26,6 +27,8 @@ export const seats = {
     if (seat === undefined || seat === null) delete all[room]; else all[room] = seat;
     write(SEATS, all);
   },
+  // Someone else now plays in this browser (log in, log out): the seats were not theirs.
+  forgetAll: () => localStorage.removeItem(SEATS),
 };
 
 // room id -> invite code, so a private room can be watched again after a reload.

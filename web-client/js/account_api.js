@@ -1,0 +1,52 @@
+// The accounts, players and leaderboard API over HTTP (accounts contract). The session is an
+// HttpOnly cookie the page cannot read: fetch sends it by itself with every same-origin request,
+// so nothing here holds a secret except the guest token that a sign-up presents once.
+
+// A refusal: {status, code, message, retryAfterS}. `status` 0 and code `offline`: no answer.
+export class ApiError extends Error {
+  constructor(status, body = {}, retryAfter = null) {
+    super(body.error?.message ?? `the server answered ${status}`);
+    this.status = status;
+    this.code = body.error?.code ?? (status === 404 ? 'not_found' : 'http_error');
+    const wait = Number(body.retry_after_s ?? body.error?.retry_after_s ?? retryAfter);
+    this.retryAfterS = Number.isFinite(wait) && wait > 0 ? wait : null;
+  }
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, { error: { code: 'offline', message: 'The server cannot be reached.' } });
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data, response.headers.get('Retry-After'));
+  return data;
+}
+
+// The account of this browser's session cookie, or null when there is none. A server without
+// accounts (404) counts as none; a server that cannot answer now throws, so that the page
+// tries again instead of taking an account holder for a new visitor.
+export async function currentAccount() {
+  try { return await call('GET', '/api/account'); } catch (error) {
+    if (error.status === 401 || error.status === 404) return null;
+    throw error;
+  }
+}
+
+// A guest claims an account (keeping their player id) when their token comes along.
+export const signUp = (name, password, guestToken) => call('POST', '/api/accounts', { body: { name, password }, token: guestToken });
+export const logIn = (name, password) => call('POST', '/api/session', { body: { name, password } });
+export const logOut = () => call('DELETE', '/api/session');
+export const logOutEverywhere = () => call('DELETE', '/api/sessions');
+export const changePassword = (password, newPassword) => call('POST', '/api/account/password', { body: { password, new_password: newPassword } });
+export const resetPassword = (code, newPassword) => call('POST', '/api/password-reset', { body: { code, new_password: newPassword } });
+
+// A player's profile by account name or player id; a game's leaderboard.
+export const playerProfile = (nameOrId) => call('GET', `/api/players/${encodeURIComponent(nameOrId)}`);
+export const leaderboard = (game) => call('GET', `/api/leaderboard/${encodeURIComponent(game)}`);

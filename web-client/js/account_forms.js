@@ -1,0 +1,143 @@
+// The account forms: sign up (a guest takes a name and a password and keeps their games), log
+// in, change the password and set a new one from a reset link. Each checks what it can before
+// sending, says every refusal of the server next to the field it is about (account_rules.js),
+// and hands a success to `done`. The header opens sign up and log in as dialogs.
+import { h, toast } from './dom.js';
+import { identity } from './storage.js';
+import { signUp, logIn, changePassword, resetPassword } from './account_api.js';
+import { accountNameProblem, passwordProblem, repeatProblem, formProblem } from './account_rules.js';
+
+// A labelled input with its hint and the place for its problem (`say`).
+function inputField(id, label, props = {}, hint = '') {
+  const problem = h('p', { id: `${id}-problem`, class: 'field-problem', role: 'alert', dataset: { testid: `${id}-problem` } });
+  const input = h('input', { id, name: id, 'aria-describedby': [hint ? `${id}-hint` : '', `${id}-problem`].join(' ').trim(),
+    dataset: { testid: id }, ...props });
+  const say = (text) => {
+    problem.textContent = text;
+    if (text) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+  };
+  input.addEventListener('input', () => say(''));
+  return { input, say, element: h('div', { class: 'field' }, h('label', { for: id }, label), input,
+    hint ? h('small', { id: `${id}-hint` }, hint) : null, problem) };
+}
+
+const password = (id, label, autocomplete, hint) => inputField(id, label, { type: 'password', required: true, autocomplete }, hint);
+const PASSWORD_HINT = 'At least 10 characters; not your name, nor a common password.';
+
+// A form of `fields` ({key: inputField}). `check()` returns [[key, problem], …] found before
+// sending; `send()` the request's promise; `done(reply)` runs on success. A refusal goes next
+// to its field by `kind` (formProblem), else above the button.
+function accountForm({ kind, testid, fields, submit, check, send, done, before = [], after = [] }) {
+  const problem = h('p', { class: 'field-problem', role: 'alert', dataset: { testid: `${testid}-problem` } });
+  const button = h('button', { type: 'submit', class: 'primary', dataset: { testid: `${testid}-submit` } }, submit);
+  const say = (key, text) => (fields[key] ?? { say: (words) => { problem.textContent = words; } }).say(text);
+  async function onsubmit(event) {
+    event.preventDefault();
+    problem.textContent = '';
+    for (const field of Object.values(fields)) field.say('');
+    const found = check().filter(([, text]) => text);
+    if (found.length) {
+      for (const [key, text] of found) say(key, text);
+      fields[found[0][0]]?.input.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      done(await send());
+    } catch (error) {
+      const { field, text } = formProblem(kind, error);
+      say(field, text);
+      fields[field]?.input.focus();
+    } finally { button.disabled = false; }
+  }
+  // novalidate: the page says each problem in words next to its field, all at once.
+  return h('form', { class: 'account-form', novalidate: true, onsubmit, dataset: { testid } },
+    ...before, ...Object.values(fields).map((field) => field.element), problem, h('div', { class: 'row' }, button, ...after));
+}
+
+const value = (field) => field.input.value;
+
+// Sign up: the guest's name is offered; their token goes along so the account keeps their
+// player id, rooms and games.
+export function signUpForm(app, { done }) {
+  const fields = {
+    name: inputField('signup-name', 'Name', { required: true, autocomplete: 'username', value: app.me()?.name ?? identity.get()?.name ?? '' },
+      'Letters, digits, _ and - only. It is how others find your profile.'),
+    password: password('signup-password', 'Password', 'new-password', PASSWORD_HINT),
+    repeat: password('signup-repeat', 'Password again', 'new-password'),
+  };
+  return accountForm({ kind: 'signup', testid: 'signup', fields, submit: 'Create account',
+    check: () => [['name', accountNameProblem(value(fields.name).trim())],
+      ['password', passwordProblem(value(fields.password), value(fields.name))],
+      ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
+    send: () => signUp(value(fields.name).trim(), value(fields.password), identity.get()?.token),
+    done });
+}
+
+export function logInForm(app, { done, after = [] }) {
+  const fields = {
+    name: inputField('login-name', 'Name', { required: true, autocomplete: 'username' }),
+    password: password('login-password', 'Password', 'current-password'),
+  };
+  const guest = identity.get()?.name;
+  // Logging in here leaves the guest of this browser behind (its token is forgotten).
+  const note = guest ? [h('p', { class: 'muted' }, `You play as the guest ${guest} here. Logging in leaves that guest behind; to keep ${guest}'s games, sign up instead.`)] : [];
+  return accountForm({ kind: 'login', testid: 'login', fields, submit: 'Log in', before: note, after,
+    check: () => [['name', value(fields.name).trim() ? '' : 'Type your name.'], ['password', value(fields.password) ? '' : 'Type your password.']],
+    send: () => logIn(value(fields.name).trim(), value(fields.password)),
+    done });
+}
+
+// Changing the password ends every other session of the account.
+export function passwordForm(app, { done }) {
+  const fields = {
+    current: password('current-password', 'Current password', 'current-password'),
+    password: password('new-password', 'New password', 'new-password', PASSWORD_HINT),
+    repeat: password('new-repeat', 'New password again', 'new-password'),
+  };
+  return accountForm({ kind: 'password', testid: 'change-password', fields, submit: 'Change password',
+    check: () => [['current', value(fields.current) ? '' : 'Type your current password.'],
+      ['password', passwordProblem(value(fields.password), app.account()?.name)],
+      ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
+    send: () => changePassword(value(fields.current), value(fields.password)),
+    done: (reply) => { for (const field of Object.values(fields)) field.input.value = ''; done(reply); } });
+}
+
+export function resetForm(code, { done }) {
+  const fields = {
+    password: password('reset-password', 'New password', 'new-password', PASSWORD_HINT),
+    repeat: password('reset-repeat', 'New password again', 'new-password'),
+  };
+  return accountForm({ kind: 'reset', testid: 'reset', fields, submit: 'Set password and log in',
+    check: () => [['password', passwordProblem(value(fields.password))], ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
+    send: () => resetPassword(code, value(fields.password)),
+    done });
+}
+
+// Sign up or log in in a dialog over the current page; the page is drawn again for the account
+// once the server welcomes it (app.enterAccount).
+export function openAccountDialog(app, kind) {
+  const close = () => dialog.close();
+  const switchTo = (other, text) => h('button', { type: 'button', class: 'quiet', dataset: { testid: `switch-${other}` },
+    onclick: () => { close(); openAccountDialog(app, other); } }, text);
+  const form = kind === 'signup'
+    // A new account is shown its page, unless the player signed up in a room: they stay there.
+    ? signUpForm(app, { done: (who) => { close(); app.enterAccount(who, { created: true, go: location.hash.startsWith('#/room/') ? null : '#/account' }); } })
+    : logInForm(app, { done: (who) => { close(); app.enterAccount(who); }, after: [switchTo('signup', 'No account yet? Sign up')] });
+  const title = kind === 'signup' ? 'Create your account' : 'Log in';
+  const dialog = h('dialog', { class: 'account-dialog', 'aria-labelledby': 'account-dialog-title', dataset: { testid: `${kind}-dialog` } },
+    h('div', { class: 'account-dialog-body' },
+      h('h2', { id: 'account-dialog-title' }, title),
+      kind === 'signup' ? h('p', { class: 'muted' }, 'With an account you get a rating, your profile, and your games on every device.') : null,
+      form,
+      h('div', { class: 'dialog-actions' }, h('button', { type: 'button', class: 'quiet', dataset: { testid: 'account-cancel' }, onclick: close }, 'Cancel'))));
+  dialog.addEventListener('close', () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  dialog.querySelector('input').focus();
+  if (kind === 'signup') dialog.querySelector('input').select();
+  return dialog;
+}
+
+// Said once the account is in use.
+export const welcomeNotice = (who, created) => toast(created ? `Account created: you are ${who.name}, with your games kept.` : `Logged in as ${who.name}.`, 'notice');

@@ -1,0 +1,65 @@
+// The first page of a new visitor: pick a name and play as a guest, or log in (or create an
+// account). A visitor who came by an invite or room link reads what it leads to first, and lands
+// in that room after choosing (app.js routes there once a name or an account is known).
+import { h } from './dom.js';
+import { getJson } from './api.js';
+import { gameName } from './catalog.js';
+import { timeControlText } from './clock.js';
+import { inviteSentence } from './invite.js';
+import { openAccountDialog } from './account_forms.js';
+import { MAX_NAME } from './account_rules.js';
+
+// `link`: {invite} or {roomId} when the address was one; `problem`: why the last name was
+// refused (an account's name, for instance); `play(name)` starts as a guest.
+export function showNamePage(main, app, { link = null, problem: refused = '', play }) {
+  const input = h('input', { id: 'player-name', required: true, autocomplete: 'nickname',
+    'aria-describedby': 'name-problem', dataset: { testid: 'name-input' } });
+  const problem = h('p', { id: 'name-problem', class: 'field-problem', role: 'alert', dataset: { testid: 'name-problem' } });
+  const say = (text) => {
+    problem.textContent = text;
+    if (text) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+  };
+  input.addEventListener('input', () => say(''));
+  const invited = link ? h('p', { class: 'invited', dataset: { testid: 'invite-sentence' } }, inviteSentence(null, { invite: Boolean(link.invite) })) : null;
+  main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'name-page' } },
+    h('h1', {}, 'Welcome to Mancala Online'),
+    invited,
+    h('p', {}, link ? 'Pick a name, or log in, and you go straight there.' : 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
+    h('form', { class: 'row', onsubmit: (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      const wrong = nameProblem(name);
+      if (wrong) { say(wrong); input.focus(); return; }
+      play(name);
+    } },
+    h('label', { for: 'player-name' }, 'Your name'), input,
+    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, 'Play as guest')), problem,
+    h('p', { class: 'account-offer row' }, h('span', { class: 'muted' }, 'Have an account?'),
+      h('button', { type: 'button', dataset: { testid: 'name-login' }, onclick: () => openAccountDialog(app, 'login') }, 'Log in'),
+      h('span', { class: 'muted' }, 'or'),
+      h('button', { type: 'button', class: 'quiet', dataset: { testid: 'name-signup' }, onclick: () => openAccountDialog(app, 'signup') },
+        'Create one for a rating'))));
+  say(refused);
+  input.focus();
+  if (link?.roomId) describeRoomLink(link.roomId, invited);
+}
+
+// A room link's game, when it has started: the history API knows it (a waiting room, and any
+// private game, it does not; the sentence then stays general).
+async function describeRoomLink(roomId, line) {
+  const record = await getJson(`/api/games/${encodeURIComponent(roomId)}`).catch(() => null);
+  if (!record || !line.isConnected) return;
+  const players = (record.players ?? []).map((player) => (typeof player === 'string' ? player : player?.name)).filter(Boolean);
+  line.textContent = inviteSentence({ game: gameName(record.game), clock: timeControlText(record.time_control), status: record.status, players });
+  if (record.status === 'finished') line.append(' ', h('a', { href: `#/history/${encodeURIComponent(roomId)}` }, 'See how it went'));
+}
+
+// The server's rule for guests' names (protocol README): 1 to 24 characters after trimming
+// spaces, no control characters. Said before sending, instead of cutting the name or doing nothing.
+export function nameProblem(name) {
+  if (!name) return 'Type a name: spaces alone are not a name.';
+  const length = [...name].length;
+  if (length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${length}.`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'Names cannot contain control characters.';
+  return '';
+}
