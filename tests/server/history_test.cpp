@@ -59,6 +59,23 @@ TEST(History, ListRecordAndPositions) {
     EXPECT_EQ(positions["states"][v], table.states[v]) << "version " << v;
 }
 
+// A visitor with an invite link and no name yet reads what it opens; an unknown one is 404.
+TEST(History, AnInviteSaysWhatItOpens) {
+  ServerProcess server;
+  Client ada(server.port());
+  ada.hello("Ada");
+  const Json room = ada.request({{"type", "create_room"}, {"game", "cups"}, {"private", true}})["room"];
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/invites/" + room["invite"].get<std::string>(), &body), 200) << body;
+  const Json summary = Json::parse(body);
+  EXPECT_EQ(summary["id"], room["id"]);
+  EXPECT_EQ(summary["game"], "cups");
+  EXPECT_EQ(summary["host"], "Ada");
+  EXPECT_EQ(summary["status"], "waiting");
+  EXPECT_EQ(http_get(server.port(), "/api/invites/nothing-like-it", &body), 404);
+  EXPECT_NE(body.find("unknown"), std::string::npos) << body;
+}
+
 TEST(History, PagesNewestFirst) {
   ServerProcess server;
   std::vector<std::string> rooms;

@@ -4,7 +4,11 @@ import { identity } from './storage.js';
 
 export async function getJson(path, token = identity.get()?.token) {
   const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
-  if (!response.ok) throw new Error(response.status === 404 ? 'That game does not exist (or is private).' : `The server answered ${response.status}.`);
+  if (!response.ok) {
+    const error = new Error(response.status === 404 ? 'That game does not exist (or is private).' : `The server answered ${response.status}.`);
+    error.status = response.status;
+    throw error;
+  }
   return response.json();
 }
 

@@ -41,16 +41,26 @@ export function showNamePage(main, app, { link = null, problem: refused = '', pl
         'Create one for a rating'))));
   say(refused);
   input.focus();
-  if (link?.roomId) describeRoomLink(link.roomId, invited);
+  if (link) describeLink(link, invited);
 }
 
-// A room link's game, when it has started: the history API knows it (a waiting room, and any
-// private game, it does not; the sentence then stays general).
-async function describeRoomLink(roomId, line) {
-  const record = await getJson(`/api/games/${encodeURIComponent(roomId)}`).catch(() => null);
-  if (!record || !line.isConnected) return;
+// What the link leads to, before any hello: the history API knows a public room by its id and
+// a private one by its invite (whoever holds the invite may join, so may also read what it is).
+async function describeLink(link, line) {
+  const path = link.invite ? `/api/invites/${encodeURIComponent(link.invite)}` : `/api/games/${encodeURIComponent(link.roomId)}`;
+  let record;
+  try { record = await getJson(path); } catch (error) {
+    if (line.isConnected && error?.status === 404) {
+      line.textContent = link.invite ? 'This invite link is unknown, or its room expired.' : 'This room link is unknown, or its room expired.';
+      line.dataset.unknown = 'true';
+    }
+    return;
+  }
+  if (!line.isConnected) return;
   const players = (record.players ?? []).map((player) => (typeof player === 'string' ? player : player?.name)).filter(Boolean);
-  line.textContent = inviteSentence({ game: gameName(record.game), clock: timeControlText(record.time_control), status: record.status, players });
+  line.textContent = inviteSentence({ host: record.host, game: gameName(record.game), clock: timeControlText(record.time_control),
+    status: record.status, players });
+  const roomId = record.id ?? link.roomId;
   if (record.status === 'finished') line.append(' ', h('a', { href: `#/history/${encodeURIComponent(roomId)}` }, 'See how it went'));
 }
 

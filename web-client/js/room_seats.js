@@ -37,7 +37,7 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
     level ? computerIcon() : null,
     h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? nameLink(seat, seatName(seat)) : 'free seat'),
     ...(taken ? playerMarks(seat, { testid: `seat-rating-${i}` }) : []),
-    me === i ? h('span', { class: 'tag' }, 'you') : null,
+    me === i ? h('span', { class: 'tag you', dataset: { testid: 'you' } }, 'you') : null,
     level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,
       dataset: { testid: `computer-${i}`, level } }, levelWord(level)) : null,
     taken && !level ? h('span', { class: `presence ${away ? 'away' : 'here'}`, title: away ? 'disconnected' : 'connected' },

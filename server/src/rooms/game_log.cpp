@@ -56,6 +56,7 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
               {"options", meta.options},
               {"players", players_json(meta)},
               {"rated", meta.rated},
+              {"host", meta.host_name.empty() ? Json() : Json(meta.host_name)},
               {"draws", meta.draws},
               {"status", meta.status},
               {"time_control", meta.clock},

@@ -287,6 +287,7 @@ class SqlStorage final : public Storage {
   std::optional<StoredPlayer> load_player_by_token_hash(const std::string& token_hash) override;
   std::vector<StoredGame> load_unfinished_games() override;
   std::optional<StoredGame> load_game(const std::string& id) override;
+  std::optional<std::string> game_of_invite(const std::string& invite) override;
   std::vector<StoredAction> load_actions(const std::string& game_id) override;
   void note_alive(std::string at, Done done) override;
   std::string load_last_alive() override;
@@ -598,6 +599,17 @@ std::optional<StoredGame> SqlStorage<Dialect>::load_game(const std::string& id) 
     game->actions = read_actions(db, id);
   });
   return game;
+}
+
+template <class Dialect>
+std::optional<std::string> SqlStorage<Dialect>::game_of_invite(const std::string& invite) {
+  std::optional<std::string> id;
+  read([&](Connection& db) {
+    auto row = db.prepare("SELECT id FROM games WHERE invite = ?1");
+    row.bind(1, invite);
+    if (row.step()) id = row.text(0);
+  });
+  return id;
 }
 
 template <class Dialect>

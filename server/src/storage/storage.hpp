@@ -92,6 +92,8 @@ class Storage {
   virtual std::optional<StoredPlayer> load_player_by_token_hash(const std::string& token_hash) = 0;
   virtual std::vector<StoredGame> load_unfinished_games() = 0;
   virtual std::optional<StoredGame> load_game(const std::string& id) = 0;
+  // The game a private room's invite opens, if any.
+  virtual std::optional<std::string> game_of_invite(const std::string& invite) = 0;
   virtual std::vector<StoredAction> load_actions(const std::string& game_id) = 0;
   // The last time the server noted it was running (ISO 8601 UTC; empty when never): a restart
   // charges running clocks up to then.

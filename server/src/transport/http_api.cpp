@@ -103,7 +103,8 @@ Json summary_json(const GameMeta& meta) {
               {"options", meta.options}, {"players", players_json(meta)},
               {"status", meta.status},   {"started", text_or_null(meta.started)},
               {"finished", text_or_null(meta.finished)}, {"result", meta.result},
-              {"time_control", meta.clock}, {"rated", meta.rated}};
+              {"time_control", meta.clock}, {"rated", meta.rated},
+              {"host", text_or_null(meta.host_name)}};
 }
 
 Json list_games(const Query& query, const std::string& viewer, Storage& storage) {
@@ -185,6 +186,17 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
   const std::string viewer = viewer_id(request, context);
   if (path == "/api/games" || path == "/api/games/")
     return json_response(request, http::status::ok, list_games(query, viewer, context.storage));
+
+  // What an invite link opens, for the page of a visitor who has no name yet: holding the
+  // invite is what lets anyone into the room, so it may also say what the room is.
+  constexpr std::string_view kInvites = "/api/invites/";
+  if (path.substr(0, kInvites.size()) == kInvites) {
+    const auto invite = decode_utf8(path.substr(kInvites.size()), false);
+    const auto id = invite && !invite->empty() ? context.storage.game_of_invite(*invite) : std::nullopt;
+    const auto game = id ? context.storage.load_game(*id) : std::nullopt;
+    if (!game) throw HttpError{http::status::not_found, "this invite is unknown, or its room expired"};
+    return json_response(request, http::status::ok, summary_json(game->meta));
+  }
 
   constexpr std::string_view kGames = "/api/games/";
   if (path.substr(0, kGames.size()) == kGames) {

@@ -233,13 +233,16 @@ describe('accounts', () => {
 
   it('tells a visitor with a link what it leads to, and lands them in the room after the name or the log-in', async () => {
     const { dan } = shared;
-    // A private invite: nothing of the room is known before a hello, so the name page says what
-    // it can; once in the room, the invite's sentence.
+    // A private invite: the name page reads what it opens (/api/invites), an unknown one says so;
+    // once in the room, the invite's sentence again.
     await dan.goto(`${server.url}/#/`);
     const roomId = await createRoom(dan, 'cups', { isPrivate: true, clock: '5+3' });
     const link = await dan.getByTestId('invite-link').inputValue();
+    const stranger = await visitor(PHONE, '#/join/no-such-invite');
+    await stranger.getByTestId('invite-sentence').filter({ hasText: 'This invite link is unknown, or its room expired.' }).waitFor();
+    await stranger.context().close();
     const guest = await visitor(PHONE, `#/join/${link.split('#/join/')[1]}`);
-    assert.equal(await text(guest, 'invite-sentence'), 'You are invited to a private game.');
+    await guest.getByTestId('invite-sentence').filter({ hasText: 'Dan invites you to Cups, 5 min + 3 s' }).waitFor();
     await screenshot(guest, 'accounts-name-page-invite-390');
     await guest.getByTestId('name-input').fill('Hal');
     await guest.getByTestId('name-submit').click();

@@ -44,7 +44,7 @@ test('a Duovallis move, and a reload that keeps the seat', async () => {
   await black.reload();
   await black.waitForSelector(`[data-testid=room][data-room="${roomId}"][data-settled=true]`);
   await settled([black], 1);
-  assert.equal(await black.getByTestId('seat-1').locator('.tag').textContent(), 'you');
+  assert.equal(await black.getByTestId('seat-1').locator('.tag.you').textContent(), 'you');
   assert.equal((await roomInfo(black)).myTurn, 'true');
   await black.locator('[data-testid=board] [data-token]').first().click();
   await settled([white, black], 2);
