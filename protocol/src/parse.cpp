@@ -56,6 +56,10 @@ class Fields {
     if (!value) return std::nullopt;
     return checked_integer(key, *value, min, max);
   }
+  bool required_boolean(const char* key) const {
+    if (!find(key)) fail(Code::bad_request, where() + " needs '" + key + "': true or false");
+    return boolean(key, false);
+  }
   bool boolean(const char* key, bool fallback) const {
     const Json* value = find(key);
     if (!value) return fallback;
@@ -114,6 +118,50 @@ Hello parse_hello(const Fields& f) {
   if (auto* error = std::get_if<Error>(&checked)) throw Invalid{std::move(*error)};
   hello.name = std::move(std::get<std::string>(checked));
   return hello;
+}
+
+bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+
+// Decodes well-formed UTF-8 (the JSON parser has already rejected anything else).
+template <class Visit>
+void for_each_code_point(std::string_view text, Visit visit) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const int length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    char32_t c = length == 1 ? lead : lead & (0x3F >> (length - 1));
+    for (int k = 1; k < length && i + static_cast<std::size_t>(k) < text.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0x3F);
+    visit(c);
+    i += static_cast<std::size_t>(length);
+  }
+}
+
+// Trimmed text of 1 to `max_characters` code points without control characters.
+std::variant<std::string, Error> check_text(std::string_view text, int max_characters, Code code,
+                                           const std::string& what) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  int characters = 0;
+  bool control = false;
+  for_each_code_point(text, [&](char32_t c) {
+    ++characters;
+    control = control || is_control(c);
+  });
+  if (characters == 0) return Error{code, "the " + what + " is empty"};
+  if (characters > max_characters)
+    return Error{code, "the " + what + " has " + std::to_string(characters) + " characters; at most " +
+                           std::to_string(max_characters) + " are allowed"};
+  if (control) return Error{code, "the " + what + " contains a control character"};
+  return std::string(text);
+}
+
+Chat parse_chat(const Fields& f) {
+  const Json* text = f.find("text");
+  if (!text || !text->is_string()) fail(Code::bad_request, "'chat' needs a string 'text'");
+  auto checked = check_text(text->get_ref<const std::string&>(), kMaxChatCharacters, Code::bad_request, "message");
+  if (auto* error = std::get_if<Error>(&checked)) throw Invalid{std::move(*error)};
+  return Chat{f.string("room"), std::move(std::get<std::string>(checked))};
 }
 
 BotSeat parse_bot_seat(const Fields& f) {
@@ -229,6 +277,9 @@ ClientMessage parse_body(std::string_view type, const Fields& f) {
   if (type == "claim_abandon") return ClaimAbandon{f.string("room")};
   if (type == "add_bot") return AddBot{f.string("room"), parse_bot_seat(f)};
   if (type == "rematch") return Rematch{f.string("room")};
+  if (type == "chat") return parse_chat(f);
+  if (type == "spectator_chat") return SpectatorChat{f.string("room"), f.required_boolean("on")};
+  if (type == "report_chat") return ReportChat{f.string("room"), f.string("player_id"), f.string("at")};
   fail(Code::unknown_type, "unknown message type '" + std::string(type) + "'");
 }
 
@@ -248,41 +299,11 @@ RequestId parse_id(const Json& object) {
   fail(Code::bad_request, "'id' must be a string or an integer");
 }
 
-bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
-
-// Decodes well-formed UTF-8 (the JSON parser has already rejected anything else).
-template <class Visit>
-void for_each_code_point(std::string_view text, Visit visit) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const int length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    char32_t c = length == 1 ? lead : lead & (0x3F >> (length - 1));
-    for (int k = 1; k < length && i + static_cast<std::size_t>(k) < text.size(); ++k)
-      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0x3F);
-    visit(c);
-    i += static_cast<std::size_t>(length);
-  }
-}
 
 }  // namespace
 
 std::variant<std::string, Error> check_name(std::string_view name) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!name.empty() && is_space(name.front())) name.remove_prefix(1);
-  while (!name.empty() && is_space(name.back())) name.remove_suffix(1);
-  int characters = 0;
-  bool control = false;
-  for_each_code_point(name, [&](char32_t c) {
-    ++characters;
-    control = control || is_control(c);
-  });
-  if (characters == 0) return Error{Code::bad_name, "the name is empty"};
-  if (characters > kMaxNameCharacters)
-    return Error{Code::bad_name, "the name has " + std::to_string(characters) +
-                                     " characters; at most " + std::to_string(kMaxNameCharacters) +
-                                     " are allowed"};
-  if (control) return Error{Code::bad_name, "the name contains a control character"};
-  return std::string(name);
+  return check_text(name, kMaxNameCharacters, Code::bad_name, "name");
 }
 
 Parsed parse_client_message(std::string_view text) {
@@ -318,7 +339,7 @@ std::string_view type_name(const ClientMessage& message) {
   static constexpr std::string_view kTypes[] = {
       "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",
       "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon",
-      "add_bot", "rematch"};
+      "add_bot", "rematch", "chat", "spectator_chat", "report_chat"};
   static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
   if (const auto* special = std::get_if<Special>(&message)) return special->action;
   return kTypes[message.index()];

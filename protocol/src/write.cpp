@@ -77,7 +77,25 @@ Json to_json(const RoomView& room) {
   out["state"] = room.state;
   out["clock"] = room.clock;
   if (!room.rematch.empty()) out["rematch"] = room.rematch;
+  out["host_id"] = room.host_id.empty() ? Json() : Json(room.host_id);
+  out["spectator_chat"] = room.spectator_chat;
+  Json chat = Json::array();
+  for (const auto& line : room.chat) chat.push_back(to_json(line));
+  out["chat"] = std::move(chat);
   return out;
+}
+
+Json to_json(const ChatLine& line) {
+  return Json{{"channel", line.channel}, {"player_id", line.player_id}, {"name", line.name},
+              {"text", line.text},       {"at", line.at}};
+}
+
+std::string write_chat(std::string_view room, const ChatLine& line) {
+  Json out = message("chat", {});
+  out["room"] = room;
+  const Json fields = to_json(line);  // kept: items() only refers to it
+  for (const auto& [key, value] : fields.items()) out[key] = value;
+  return to_json_text(out);
 }
 
 std::string write_ok(const RequestId& id) { return to_json_text(message("ok", id)); }

@@ -72,6 +72,19 @@ Json client_json(const ClientMessage& message) {
                    out["level"] = m.bot.level;
                  },
                  [&](const Rematch& m) { out["room"] = m.room; },
+                 [&](const Chat& m) {
+                   out["room"] = m.room;
+                   out["text"] = m.text;
+                 },
+                 [&](const SpectatorChat& m) {
+                   out["room"] = m.room;
+                   out["on"] = m.on;
+                 },
+                 [&](const ReportChat& m) {
+                   out["room"] = m.room;
+                   out["player_id"] = m.player_id;
+                   out["at"] = m.at;
+                 },
              },
              message);
   return out;

@@ -98,6 +98,19 @@ TEST(Parse, MalformedInput) {
   EXPECT_EQ(parse_error("{\"type\":\"hello\",\"name\":\"\xff\"}").code, Code::bad_request) << "invalid UTF-8";
 }
 
+TEST(Parse, Chat) {
+  const auto chat = parse_as<Chat>(R"({"type":"chat","room":"r","text":"  good game  "})");
+  EXPECT_EQ(chat.text, "good game");
+  EXPECT_EQ(parse_error(R"({"type":"chat","room":"r","text":"   "})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"chat","room":"r"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error("{\"type\":\"chat\",\"room\":\"r\",\"text\":\"" + std::string(281, 'x') + "\"}").code,
+            Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"chat","room":"r","text":"a\u0007b"})").code, Code::bad_request);
+  EXPECT_FALSE(parse_as<SpectatorChat>(R"({"type":"spectator_chat","room":"r","on":false})").on);
+  EXPECT_EQ(parse_error(R"({"type":"spectator_chat","room":"r"})").code, Code::bad_request);
+  EXPECT_EQ(parse_as<ReportChat>(R"({"type":"report_chat","room":"r","player_id":"p","at":"t"})").at, "t");
+}
+
 TEST(Parse, Names) {
   EXPECT_EQ(parse_error(R"({"type":"hello","name":"   "})").code, Code::bad_name);
   EXPECT_EQ(parse_error(R"({"type":"hello","name":""})").code, Code::bad_name);
@@ -199,7 +212,10 @@ TEST(Write, ClientMessagesParseBackToThemselves) {
       R"({"type":"plex","room":"r","window":"w"})",
       R"({"type":"claim_abandon","room":"r"})",
       R"({"type":"add_bot","room":"r","seat":3,"level":4})",
-      R"({"type":"rematch","room":"r1"})"};
+      R"({"type":"rematch","room":"r1"})",
+      R"({"type":"chat","room":"r1","text":"Good game"})",
+      R"({"type":"spectator_chat","room":"r1","on":false})",
+      R"({"type":"report_chat","room":"r1","player_id":"p","at":"2026-01-01T00:00:00.000Z"})"};
   std::set<std::size_t> types;
   for (const auto& text : messages) {
     const Parsed parsed = parse_client_message(text);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "chat_log.hpp"
 #include "claim_race.hpp"
 #include "commit_gate.hpp"
 #include "game_log.hpp"
@@ -227,6 +228,30 @@ TEST(DeclaredActions, SpecialActionsAreTheGamesOwnAndOthersAreRefused) {
   EXPECT_EQ(duel.game().special_actions()[0].name, "concede");
   EXPECT_TRUE(duel.game().special_actions()[0].ends_turn);
   EXPECT_EQ(duel.special_action("shrug", 0).error->code, ErrorCode::not_allowed);
+}
+
+// The chat's limits and who reads what, without a room.
+TEST(ChatLog, LimitsLinesAndKeepsSpectatorsFromPlayersDuringPlay) {
+  ChatLog log;
+  const auto t0 = SteadyTime{} + std::chrono::hours(1);
+  EXPECT_FALSE(log.take_turn("ada", "hi", t0));
+  EXPECT_TRUE(log.take_turn("ada", "hi", t0 + std::chrono::seconds(30))) << "the same line twice in a row";
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(log.take_turn("ada", "line " + std::to_string(i), t0));
+  EXPECT_TRUE(log.take_turn("ada", "sixth", t0 + std::chrono::seconds(9)));
+  EXPECT_FALSE(log.take_turn("bob", "sixth", t0 + std::chrono::seconds(9))) << "per player";
+  EXPECT_FALSE(log.take_turn("ada", "sixth", t0 + std::chrono::seconds(10))) << "the window moved on";
+
+  log.record({kPlayersChannel, "ada", "Ada", "good luck", "t1"}, /*playing=*/true);
+  log.record({kSpectatorsChannel, "wes", "Wes", "she wins", "t2"}, /*playing=*/true);
+  log.record({kSpectatorsChannel, "wes", "Wes", "well played", "t3"}, /*playing=*/false);
+  EXPECT_EQ(log.visible(/*seated=*/false).size(), 3u);
+  const auto seated = log.visible(/*seated=*/true);
+  ASSERT_EQ(seated.size(), 2u) << "a spectator's line said during play stays hidden from players";
+  EXPECT_EQ(seated[1].text, "well played");
+  EXPECT_TRUE(log.find("wes", "t2"));
+  EXPECT_FALSE(log.find("ada", "t2"));
+  for (int i = 0; i < 60; ++i) log.record({kPlayersChannel, "ada", "Ada", "x", "t"}, false);
+  EXPECT_EQ(log.visible(false).size(), ChatLog::kRecentLines);
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --backup FILE       write a consistent copy of the database to FILE, then exit
   --reset-password NAME  print a one-time link (valid for an hour) with which the account
                       NAME sets a new password, then exit (there is no e-mail)
+  --silence WHO --for D  refuse the chat of WHO (an account name or a player id) for D
+                      (e.g. 30m, 24h, 7d), then exit; --unsilence WHO lifts it
   --public-url URL    the address people open, e.g. https://mancala.example; then only its
                       origin (and --allow-origin) may open a WebSocket, whatever Host says.
                       Without it only a loopback or --bind Host vouches for its own origin
@@ -60,6 +62,14 @@ long parse_integer(const std::string& flag, const std::string& text, long min, l
     throw UsageError(flag + " needs an integer from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", got '" + text + "'");
   return value;
+}
+
+// "30m", "24h", "7d": a number and a unit (s, m, h or d), up to a year.
+std::chrono::seconds parse_duration(const std::string& text) {
+  const char unit = text.empty() ? '?' : text.back();
+  const long per = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 0;
+  if (per == 0) throw UsageError("--for needs a number and a unit (s, m, h or d), such as 24h; got '" + text + "'");
+  return std::chrono::seconds(parse_integer("--for", text.substr(0, text.size() - 1), 1, 365 * 86400 / per) * per);
 }
 
 // "https://Mancala.example:8443/play/" -> "https://mancala.example:8443", the form browsers
@@ -120,6 +130,9 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
     else if (flag == "--reset-password") config.reset_password_of = value();
+    else if (flag == "--silence") config.silence_who = value();
+    else if (flag == "--unsilence") config.unsilence_who = value();
+    else if (flag == "--for") config.silence_for = parse_duration(value());
     else if (flag == "--public-url") {
       const std::string url = value();  // empty: not set, so that a blank setting can be passed on
       config.public_origin = url.empty() ? "" : origin_of_url(url);
@@ -142,6 +155,8 @@ Config parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (config.db.empty()) throw UsageError("--db needs a file name or :memory:");
+  if (!config.silence_who.empty() && config.silence_for.count() == 0)
+    throw UsageError("--silence needs --for, such as --for 24h");
   if (config.max_connections == 0) config.max_connections = default_max_connections();
   return config;
 }

@@ -2,6 +2,7 @@
 // The command line of mancala-server (see cli.md and server/README.md).
 #include <cstdint>
 #include <stdexcept>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct Config {
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit
   std::string reset_password_of;  // --reset-password NAME: print a reset link and exit
+  std::string silence_who;        // --silence WHO --for D: refuse WHO's chat for D, then exit
+  std::string unsilence_who;      // --unsilence WHO
+  std::chrono::seconds silence_for{0};
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this

@@ -82,6 +82,26 @@ int print_password_reset(const Config& config) {
   return 0;
 }
 
+// The operator silences a player's chat everywhere (or lifts it); rooms read it before each line.
+int set_silence(const Config& config) {
+  Metrics metrics;
+  const auto storage = Storage::open(config.db, metrics.commit_latency);
+  const std::string& who = config.silence_who.empty() ? config.unsilence_who : config.silence_who;
+  const auto player = storage->accounts().profile(who);
+  if (!player) {
+    std::cerr << "no account is named '" << who << "' and no player has that id\n";
+    return 1;
+  }
+  const std::string until = config.silence_who.empty()
+                                ? ""
+                                : format_utc(std::chrono::system_clock::now() + config.silence_for);
+  storage->chat().silence(player->player_id, until);
+  storage->stop();
+  std::cout << (until.empty() ? player->name + " may chat again\n" : player->name + " is silenced until " + until + "\n");
+  log_info(until.empty() ? "unsilenced" : "silenced", {{"player", player->player_id}, {"until", until}});
+  return 0;
+}
+
 int run_server(const Config& config) {
   set_log_level(config.log_level);
   if (!config.backup_to.empty()) {
@@ -91,6 +111,7 @@ int run_server(const Config& config) {
   }
 
   if (!config.reset_password_of.empty()) return print_password_reset(config);
+  if (!config.silence_who.empty() || !config.unsilence_who.empty()) return set_silence(config);
 
   Metrics metrics;
   // PostgreSQL may be shared by several processes: each owns its rooms through the registry.

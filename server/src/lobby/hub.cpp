@@ -314,6 +314,11 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
           [&](protocol::ClaimAbandon& m) { in_room(m.room, [&](Room& r) { r.claim_abandon(caller); }); },
           [&](protocol::AddBot& m) { in_room(m.room, [&](Room& r) { r.add_bot(caller, m.bot); }); },
           [&](protocol::Rematch& m) { in_room(m.room, [&](Room& r) { r.rematch(caller); }); },
+          [&](protocol::Chat& m) { in_room(m.room, [&](Room& r) { r.chat(caller, std::move(m.text)); }); },
+          [&](protocol::SpectatorChat& m) { in_room(m.room, [&](Room& r) { r.set_spectator_chat(caller, m.on); }); },
+          [&](protocol::ReportChat& m) {
+            in_room(m.room, [&](Room& r) { r.report_chat(caller, std::move(m.player_id), std::move(m.at)); });
+          },
       },
       message);
 }

@@ -848,6 +848,80 @@ void Room::schedule_bot_claims() {
   }
 }
 
+// ---- chat ------------------------------------------------------------------------------
+
+void Room::chat(Caller caller, std::string text) {
+  serially(caller, [this, caller, text = std::move(text)] { do_chat(caller, text); });
+}
+
+void Room::do_chat(const Caller& caller, const std::string& text) {
+  if (!may_see(caller) || !members_.find(caller.connection.get()))
+    return caller.fail(Code::not_found, "join room " + meta_.id + " to chat in it");
+  const bool seated = seat_of(caller.player).has_value();
+  if (!seated && !meta_.spectator_chat)
+    return caller.fail(Code::not_allowed, "the room's creator turned the spectators' chat off");
+  if (auto refusal = chat_.take_turn(caller.player->id, text, std::chrono::steady_clock::now()))
+    return caller.fail(Code::rate_limited, *refusal);
+  protocol::ChatLine line{seated ? kPlayersChannel : kSpectatorsChannel, caller.player->id, caller.player->name,
+                          text, now_utc()};
+  // An operator may have silenced the player from the command line: a database read, so on
+  // a reader, never on the strand.
+  services_.readers.run([self = shared_from_this(), caller, line = std::move(line)]() mutable {
+    std::optional<std::string> silenced;
+    try {
+      silenced = self->services_.storage.chat().silenced_until(line.player_id);
+    } catch (const std::exception& e) {
+      return caller.fail_storing("the message could not be checked", StorageTrouble::unreachable);
+    }
+    if (silenced) return caller.fail(Code::silenced, "an operator silenced your chat until " + *silenced);
+    self->say(caller, std::move(line));
+  });
+}
+
+// Stored first (the history shows it beside the moves), then sent to the line's channel.
+void Room::say(const Caller& caller, protocol::ChatLine line) {
+  services_.storage.chat().append(
+      meta_.id, line, [self = shared_from_this(), caller, line](bool stored) {
+        if (!stored) return caller.fail_storing("the message could not be stored", self->services_.storage.trouble());
+        self->serially(std::nullopt, [self, caller, line] {
+          const bool playing = self->status() == RoomStatus::playing;
+          self->chat_.record(line, playing);
+          const auto text = std::make_shared<const std::string>(protocol::write_chat(self->meta_.id, line));
+          for (const auto& m : self->members_.all())
+            if (ChatLog::may_read(line, m.seat.has_value(), playing)) m.connection->send(text);
+          caller.reply(protocol::write_ok(caller.id));
+        });
+      });
+}
+
+void Room::set_spectator_chat(Caller caller, bool on) {
+  serially(caller, [this, caller, on] {
+    if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
+    if (!caller.player || caller.player->id != meta_.host_id)
+      return caller.fail(Code::not_allowed, "only the room's creator turns the spectators' chat off or on");
+    commit(
+        [&](auto done) { services_.storage.chat().set_spectator_chat(meta_.id, on, std::move(done)); },
+        [this, caller, on](bool committed) {
+          if (!committed) return caller.fail_storing("the setting could not be stored", services_.storage.trouble());
+          meta_.spectator_chat = on;
+          caller.reply(protocol::write_ok(caller.id));
+          send_room_to_others(nullptr);
+        });
+  });
+}
+
+void Room::report_chat(Caller caller, std::string player_id, std::string at) {
+  serially(caller, [this, caller, player_id = std::move(player_id), at = std::move(at)] {
+    const protocol::ChatLine* line = members_.find(caller.connection.get()) ? chat_.find(player_id, at) : nullptr;
+    if (!line) return caller.fail(Code::not_found, "no recent message of that player at that time in this room");
+    services_.storage.chat().report(meta_.id, *line, caller.player->id, [self = shared_from_this(), caller](bool stored) {
+      if (!stored) return caller.fail_storing("the report could not be stored", self->services_.storage.trouble());
+      log_info("chat_reported", {{"room", self->meta_.id}, {"reporter", caller.player->id}});
+      caller.reply(protocol::write_ok(caller.id));
+    });
+  });
+}
+
 // ---- views -----------------------------------------------------------------------------
 
 bool Room::may_see(const Caller& caller) const {
@@ -889,7 +963,7 @@ protocol::RoomSummary Room::summary() const {
   return out;
 }
 
-protocol::RoomView Room::view(bool with_invite) const {
+protocol::RoomView Room::view(bool with_invite, bool seated) const {
   protocol::RoomView out;
   out.summary = summary();
   out.grace_seconds = meta_.grace_seconds;
@@ -902,22 +976,26 @@ protocol::RoomView Room::view(bool with_invite) const {
     out.state["clock"] = out.clock;
   }
   out.rematch = rematch_.room();
+  out.host_id = meta_.host_id;
+  out.spectator_chat = meta_.spectator_chat;
+  out.chat = chat_.visible(seated);
   return out;
 }
 
 void Room::reply_room(const Caller& caller) const {
-  caller.reply(protocol::write_room(caller.id, view(meta_.is_private && seat_of(caller.player))));
+  const bool seated = seat_of(caller.player).has_value();
+  caller.reply(protocol::write_room(caller.id, view(meta_.is_private && seated, seated)));
 }
 
 void Room::send_room_to_others(const Connection* except) {
-  // At most two versions of the message: with the invite (seated players of a private room)
-  // and without.
+  // Two versions of the message at most: a seated player's (with a private room's invite,
+  // without the spectators' chat during play) and everyone else's.
   SharedText texts[2];
   for (const auto& m : members_.all()) {
     if (m.connection.get() == except) continue;
-    const bool with_invite = meta_.is_private && m.seat.has_value();
-    auto& text = texts[with_invite ? 1 : 0];
-    if (!text) text = std::make_shared<const std::string>(protocol::write_room({}, view(with_invite)));
+    const bool seated = m.seat.has_value();
+    auto& text = texts[seated ? 1 : 0];
+    if (!text) text = std::make_shared<const std::string>(protocol::write_room({}, view(meta_.is_private && seated, seated)));
     m.connection->send(text);
   }
 }

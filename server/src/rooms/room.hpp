@@ -19,6 +19,7 @@
 #include "connection.hpp"
 #include "mancala/match.hpp"
 #include "net.hpp"
+#include "chat_log.hpp"
 #include "rematch.hpp"
 #include "room_clock.hpp"
 #include "room_host.hpp"
@@ -72,6 +73,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void claim_abandon(Caller caller);
   void add_bot(Caller caller, protocol::BotSeat bot);
   void rematch(Caller caller);
+  // Room chat (chat_log.hpp): a line to the sender's channel, the creator's switch for the
+  // spectators' chat, and a report of a recent line to the operator.
+  void chat(Caller caller, std::string text);
+  void set_spectator_chat(Caller caller, bool on);
+  void report_chat(Caller caller, std::string player_id, std::string at);
   // A rematch room just created: the old room's members become its members, each told with a
   // `room` message (no reply).
   void welcome_rematch(std::vector<Caller> members);
@@ -153,7 +159,10 @@ class Room : public std::enable_shared_from_this<Room> {
   void welcome_back(const Caller& caller, int seat);  // a seated player's connection joins
   void tell_open_window(Connection& connection) const;
   protocol::RoomSummary summary() const;
-  protocol::RoomView view(bool with_invite) const;
+  // `seated`: the member holds a seat (which hides the spectators' chat during play).
+  protocol::RoomView view(bool with_invite, bool seated) const;
+  void do_chat(const Caller& caller, const std::string& text);
+  void say(const Caller& caller, protocol::ChatLine line);
   void reply_room(const Caller& caller) const;  // the invite only for seated players
   void send_room_to_others(const Connection* except);
   void send_to_members(const SharedText& text, const Connection* except = nullptr);
@@ -181,6 +190,7 @@ class Room : public std::enable_shared_from_this<Room> {
   bool given_up_ = false;  // on the strand: see give_up
   RoomClock clock_;
   RematchVotes rematch_;
+  ChatLog chat_;
 };
 
 }  // namespace mancala::server

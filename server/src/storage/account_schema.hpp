@@ -1,6 +1,6 @@
 #pragma once
-// Migration 5 (accounts and ratings, issue 31), in SQL that SQLite and PostgreSQL both read
-// alike, so both migration lists name this one text.
+// Migrations 5 (accounts and ratings, issue 31) and 6 (chat), in SQL that SQLite and
+// PostgreSQL both read alike, so both migration lists name these texts.
 
 namespace mancala::server {
 
@@ -52,6 +52,34 @@ inline constexpr const char* kAccountsMigration = R"sql(
   -- Each person's result once the game ended (Game::outcome: 1 won, 0 lost, between: a draw
   -- or a middle place); NULL before, and for games that ended before this migration.
   ALTER TABLE seats ADD COLUMN outcome DOUBLE PRECISION;
+)sql";
+
+// Migration 6 (room chat, issue 33), the same for both databases: every line with its game,
+// what members reported, players an operator silenced, and whether a room's spectators may chat.
+inline constexpr const char* kChatMigration = R"sql(
+  CREATE TABLE chat (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    channel TEXT NOT NULL CHECK (channel IN ('players', 'spectators')),
+    player_id TEXT NOT NULL REFERENCES players(id),
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+  );
+  CREATE TABLE chat_reports (
+    game_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    reported TEXT NOT NULL
+  );
+  CREATE TABLE silences (
+    player_id TEXT PRIMARY KEY REFERENCES players(id),
+    until TEXT NOT NULL
+  );
+  ALTER TABLE games ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 1;
 )sql";
 
 }  // namespace mancala::server

@@ -1,5 +1,5 @@
 #pragma once
-// The AccountStore in SQL both databases read alike, and a finished game's effect on its
+// The AccountStore and the ChatStore in SQL both databases read alike, and a finished game's effect on its
 // players' records and ratings, written inside the transaction that stores its last update.
 #include <functional>
 #include <memory>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accounts.hpp"
+#include "chat_store.hpp"
 
 namespace mancala::server {
 
@@ -17,10 +18,14 @@ struct SqlAccess {
   // Runs the job in a write transaction and returns once it is committed; rethrows what the
   // job threw (a NameTaken), or throws Unavailable when the commit failed.
   std::function<void(std::function<void(Connection&)>)> write;
+  // Queues the job for the next group commit and returns at once; `done` reports it.
+  std::function<void(std::function<void(Connection&)>, std::function<void(bool)>)> submit;
 };
 
 template <class Connection>
 std::unique_ptr<AccountStore> make_account_store(SqlAccess<Connection> access);
+template <class Connection>
+std::unique_ptr<ChatStore> make_chat_store(SqlAccess<Connection> access);
 
 // Stores each person seat's outcome and, for a rated game, every account's new Glicko-2
 // rating and its point in the history. A game counts once: its history rows are keyed by game.

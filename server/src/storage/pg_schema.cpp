@@ -86,6 +86,8 @@ const char* const kMigrations[] = {
     )sql",
     // 5: accounts, sessions, ratings (account_schema.hpp: the same text for both databases).
     kAccountsMigration,
+    // 6: room chat, reports, silences (account_schema.hpp).
+    kChatMigration,
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

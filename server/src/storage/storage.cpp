@@ -112,6 +112,8 @@ const char* const kMigrations[] = {
     )sql",
     // 5: accounts, sessions, ratings (account_schema.hpp: the same text for both databases).
     kAccountsMigration,
+    // 6: room chat, reports, silences (account_schema.hpp).
+    kChatMigration,
 };
 
 void migrate(Database& db) {
@@ -153,11 +155,12 @@ Database open_writer(const std::string& path) {
   return db;
 }
 
-// Columns 0..15 of kGameColumns.
+// Columns 0..16 of kGameColumns.
 constexpr const char* kGameColumns =
     "g.id, g.game, g.options, g.draws, g.private, g.invite, g.grace_seconds, g.status, g.created, "
-    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host), g.rated";
-constexpr int kGameColumnCount = 16;
+    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host), g.rated, "
+    "g.spectator_chat";
+constexpr int kGameColumnCount = 17;
 
 template <class Row>
 Json json_or_null(const Row& row, int column) {
@@ -183,6 +186,7 @@ GameMeta read_meta(const Row& row) {
   meta.host_id = row.text(13);
   meta.host_name = row.text(14);
   meta.rated = row.integer(15) != 0;
+  meta.spectator_chat = row.integer(16) != 0;
   return meta;
 }
 
@@ -293,6 +297,7 @@ class SqlStorage final : public Storage {
   std::string load_last_alive() override;
   GamePage list_games(const GameQuery& query) override;
   AccountStore& accounts() override { return *accounts_; }
+  ChatStore& chat() override { return *chat_; }
   bool healthy() override;
   StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
@@ -312,6 +317,7 @@ class SqlStorage final : public Storage {
   std::mutex readers_mutex_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
   std::unique_ptr<AccountStore> accounts_;
+  std::unique_ptr<ChatStore> chat_;
 };
 
 template <class Dialect>
@@ -322,9 +328,14 @@ SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_laten
       writer_(std::make_unique<BasicGroupCommitWriter<Connection>>(Dialect::open_writer(path), commit_latency)) {
   if constexpr (std::is_same_v<Connection, Database>)
     if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path);
-  accounts_ = make_account_store<Connection>(
-      {[this](const std::function<void(Connection&)>& job) { read(job); },
-       [this](std::function<void(Connection&)> job) { write_and_wait(std::move(job)); }});
+  const SqlAccess<Connection> access{
+      [this](const std::function<void(Connection&)>& job) { read(job); },
+      [this](std::function<void(Connection&)> job) { write_and_wait(std::move(job)); },
+      [this](std::function<void(Connection&)> job, std::function<void(bool)> done) {
+        writer_->submit(std::move(job), std::move(done));
+      }};
+  accounts_ = make_account_store<Connection>(access);
+  chat_ = make_chat_store<Connection>(access);
 }
 
 template <class Dialect>

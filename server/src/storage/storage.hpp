@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "accounts.hpp"
+#include "chat_store.hpp"
 #include "storage_trouble.hpp"
 #include "stored_game.hpp"
 
@@ -102,6 +103,8 @@ class Storage {
   virtual GamePage list_games(const GameQuery& query) = 0;
   // Accounts, sessions and ratings (accounts.hpp), in the same database.
   virtual AccountStore& accounts() = 0;
+  // Room chat, reports and silences (chat_store.hpp).
+  virtual ChatStore& chat() = 0;
   virtual bool healthy() = 0;
   // Why writes fail just now (the last one failed because the database could not be reached
   // or its disk was full); `none` while they succeed.

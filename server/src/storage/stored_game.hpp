@@ -32,6 +32,7 @@ struct GameMeta {
   Json draws = Json::object();    // the random draws made at creation
   bool is_private = false;
   bool rated = false;             // between accounts only; its result moves their ratings
+  bool spectator_chat = true;     // the creator may turn the spectators' chat off
   std::string invite;             // empty for public rooms
   int grace_seconds = 120;
   Json clock;                     // {"initial_s","increment_s"} or {"per_move_s"}; null: no clock

@@ -141,6 +141,19 @@ StoredGame visible_game(const std::string& id, const std::string& viewer, Storag
   return std::move(*game);
 }
 
+// The chat lines the viewer could have read live: a seated player did not see the spectators'
+// while the game was being played.
+Json chat_seen_by(const GameMeta& meta, const std::string& viewer, Storage& storage) {
+  const bool seated = !viewer.empty() && std::any_of(meta.seats.begin(), meta.seats.end(),
+                                                      [&](const StoredSeat& seat) { return seat.player_id == viewer; });
+  Json out = Json::array();
+  for (const auto& line : storage.chat().lines(meta.id)) {
+    const bool after_the_game = !meta.finished.empty() && line.at >= meta.finished;
+    if (line.channel == "players" || !seated || after_the_game) out.push_back(protocol::to_json(line));
+  }
+  return out;
+}
+
 // Each game's type, with its board's fixed layout when it has one (Duovallis), so that the
 // updates need not repeat it. The same for the whole run: written once.
 const Json& game_types_json() {
@@ -212,7 +225,9 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
     if (positions)
       return json_response(request, http::status::ok,
                            Json{{"id", game.meta.id}, {"states", game_states(game.meta, game.actions)}});
-    return json_response(request, http::status::ok, game_record(game.meta, game.actions));
+    Json record = game_record(game.meta, game.actions);
+    record["chat"] = chat_seen_by(game.meta, viewer, context.storage);
+    return json_response(request, http::status::ok, record);
   }
   throw HttpError{http::status::not_found, "no such endpoint"};
 }

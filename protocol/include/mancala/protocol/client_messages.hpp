@@ -117,8 +117,28 @@ struct Rematch {
   std::string room;
 };
 
+// A line of chat in a room: a seated player's goes to the players, anyone else's to the
+// spectators. Trimmed; 1-280 characters, no control characters.
+inline constexpr int kMaxChatCharacters = 280;
+struct Chat {
+  std::string room;
+  std::string text;
+};
+// The room's creator turns the spectators' chat off or on.
+struct SpectatorChat {
+  std::string room;
+  bool on = true;
+};
+// A member reports a recent message (by its sender and time) to the operator.
+struct ReportChat {
+  std::string room;
+  std::string player_id;
+  std::string at;
+};
+
 using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
-                                   Move, Sync, Resign, Special, Claim, ClaimAbandon, AddBot, Rematch>;
+                                   Move, Sync, Resign, Special, Claim, ClaimAbandon, AddBot, Rematch,
+                                   Chat, SpectatorChat, ReportChat>;
 
 // One inbound frame: its id (when it had a valid one) and either the message or the error to
 // answer with.

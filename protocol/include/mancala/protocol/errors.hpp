@@ -35,6 +35,7 @@ enum class Code {
   too_many_rooms,
   room_expired,
   unavailable,  // the database cannot be reached right now; `retry_after_ms` says when to try again
+  silenced,     // an operator silenced the player's chat for a while
   internal,
 };
 inline constexpr int kCodeCount = static_cast<int>(Code::internal) + 1;

@@ -42,6 +42,15 @@ struct RoomSummary {
   std::string created;  // when the room was created, ISO-8601 UTC ("2026-01-01T12:00:00.000Z")
 };
 
+// One line of room chat as members receive it and the history keeps it.
+struct ChatLine {
+  std::string channel;  // players | spectators
+  std::string player_id;
+  std::string name;
+  std::string text;
+  std::string at;  // ISO 8601 UTC
+};
+
 // A member's view of a room. `invite` is empty unless the viewer may see it.
 struct RoomView {
   RoomSummary summary;
@@ -53,6 +62,9 @@ struct RoomView {
   // {"remaining_ms":[…],"running":seat|null,"as_of":ISO}; null when the game has no clock.
   Json clock;
   std::string rematch;  // the id of the rematch's room, once it exists
+  std::string host_id;  // the creator's player id (who may turn the spectators' chat off)
+  bool spectator_chat = true;
+  std::vector<ChatLine> chat;  // the recent lines this member may see, oldest first
 };
 
 // One committed change of a game. `action` says what caused it (move, resign, abandon, timeout,
@@ -89,6 +101,8 @@ std::string write_claim_open(std::string_view name, std::string_view room, std::
                              std::int64_t deadline_ms, int fallback_seat);
 // The seats that asked for a rematch so far (computer players' included).
 std::string write_rematch(std::string_view room, const std::vector<int>& seats);
+std::string write_chat(std::string_view room, const ChatLine& line);
+Json to_json(const ChatLine& line);
 // `grace_until` (ISO 8601 UTC) only when the player went away.
 std::string write_presence(std::string_view room, int seat, bool connected,
                            std::string_view grace_until);

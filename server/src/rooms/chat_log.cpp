@@ -1,0 +1,40 @@
+#include "chat_log.hpp"
+
+namespace mancala::server {
+
+std::optional<std::string> ChatLog::take_turn(const std::string& player_id, const std::string& text, SteadyTime now) {
+  if (const auto last = last_text_.find(player_id); last != last_text_.end() && last->second == text)
+    return "you just said that; say something else";
+  auto& times = said_[player_id];
+  while (!times.empty() && now - times.front() >= kWindow) times.pop_front();
+  if (times.size() >= kLinesPerWindow)
+    return "at most " + std::to_string(kLinesPerWindow) + " messages in " + std::to_string(kWindow.count()) +
+           " s; wait a moment";
+  times.push_back(now);
+  last_text_[player_id] = text;
+  return std::nullopt;
+}
+
+void ChatLog::record(protocol::ChatLine line, bool playing) {
+  recent_.push_back({std::move(line), playing});
+  if (recent_.size() > kRecentLines) recent_.pop_front();
+}
+
+bool ChatLog::may_read(const protocol::ChatLine& line, bool seated, bool playing) {
+  return line.channel == kPlayersChannel || !seated || !playing;
+}
+
+std::vector<protocol::ChatLine> ChatLog::visible(bool seated) const {
+  std::vector<protocol::ChatLine> out;
+  for (const auto& said : recent_)
+    if (may_read(said.line, seated, said.during_play)) out.push_back(said.line);
+  return out;
+}
+
+const protocol::ChatLine* ChatLog::find(const std::string& player_id, const std::string& at) const {
+  for (const auto& said : recent_)
+    if (said.line.player_id == player_id && said.line.at == at) return &said.line;
+  return nullptr;
+}
+
+}  // namespace mancala::server

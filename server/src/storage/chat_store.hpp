@@ -1,0 +1,30 @@
+#pragma once
+// What the database keeps of room chat (issue 33): every line with its game, what members
+// reported for the operator, players an operator silenced, and whether a room's spectators may
+// chat. Lines are written like moves (through the group commit, reported on its thread);
+// reads block and run on the reader threads.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mancala/protocol/server_messages.hpp"
+
+namespace mancala::server {
+
+class ChatStore {
+ public:
+  using Done = std::function<void(bool committed)>;
+  virtual ~ChatStore() = default;
+
+  virtual void append(std::string game_id, protocol::ChatLine line, Done done) = 0;
+  virtual std::vector<protocol::ChatLine> lines(const std::string& game_id) = 0;  // in order
+  virtual void report(std::string game_id, protocol::ChatLine line, std::string reporter_id, Done done) = 0;
+  virtual void set_spectator_chat(std::string game_id, bool on, Done done) = 0;
+  // Until when the player may not chat (ISO 8601 UTC), when that is still ahead.
+  virtual std::optional<std::string> silenced_until(const std::string& player_id) = 0;
+  // Blocks until stored; an empty `until` lifts the silence.
+  virtual void silence(const std::string& player_id, const std::string& until) = 0;
+};
+
+}  // namespace mancala::server

@@ -1,0 +1,136 @@
+// Room chat against a real server (issue 33): the players' and the spectators' channels, the
+// limits, the history, an operator's silence, the creator's switch and reports.
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+namespace mancala::testing {
+namespace {
+
+bool is_chat(const Json& message) { return message.value("type", "") == "chat"; }
+
+struct ChatRoom {
+  ServerProcess& server;
+  Client ada;
+  Client bob;
+  Client watcher;
+  std::string room;
+  std::string ada_token;
+  std::string ada_id;
+  std::string bob_token;
+
+  explicit ChatRoom(ServerProcess& s) : server(s), ada(s.port()), bob(s.port()), watcher(s.port()) {
+    const Json welcome = ada.hello("Ada");
+    ada_token = welcome["token"];
+    ada_id = welcome["player_id"];
+    bob_token = bob.hello("Bob")["token"];
+    watcher.hello("Wes");
+    room = ada.request({{"type", "create_room"}, {"game", "cups"}})["room"]["id"];
+    EXPECT_EQ(bob.request({{"type", "join_room"}, {"room", room}})["room"]["status"], "playing");
+    EXPECT_EQ(watcher.request({{"type", "join_room"}, {"room", room}, {"spectate", true}})["type"], "room");
+    ada.wait_for_type("room");  // Bob's arrival, Wes's
+    ada.wait_for_type("room");
+  }
+  Json say(Client& who, const std::string& text) {
+    return who.request({{"type", "chat"}, {"room", room}, {"text", text}});
+  }
+};
+
+TEST(Chat, PlayersAndSpectatorsHaveTheirOwnChannels) {
+  ServerProcess server;
+  ChatRoom table(server);
+  EXPECT_EQ(table.say(table.ada, "  Good luck ")["type"], "ok");
+  const Json heard = table.bob.wait_for(is_chat);
+  EXPECT_EQ(heard["channel"], "players");
+  EXPECT_EQ(heard["name"], "Ada");
+  EXPECT_EQ(heard["player_id"], table.ada_id);
+  EXPECT_EQ(heard["text"], "Good luck") << "trimmed";
+  EXPECT_EQ(heard["room"], table.room);
+  EXPECT_FALSE(heard.value("at", "").empty());
+  EXPECT_EQ(table.ada.wait_for(is_chat)["text"], "Good luck") << "the sender gets the line too";
+  EXPECT_EQ(table.watcher.wait_for(is_chat)["text"], "Good luck") << "spectators read the players";
+
+  EXPECT_EQ(table.say(table.watcher, "Ada will win")["type"], "ok");
+  EXPECT_EQ(table.watcher.wait_for(is_chat)["channel"], "spectators");
+  EXPECT_TRUE(table.ada.sync_barrier(table.room, 0, is_chat)) << "players do not read spectators during play";
+
+  // After the game the players read the spectators too.
+  ASSERT_EQ(table.bob.request({{"type", "resign"}, {"room", table.room}})["type"], "update");
+  EXPECT_EQ(table.say(table.watcher, "Well played")["type"], "ok");
+  EXPECT_EQ(table.ada.wait_for(is_chat)["text"], "Well played");
+
+  // A reload brings the recent lines with the room; the history keeps them.
+  Client again(server.port());
+  again.request({{"type", "hello"}, {"token", table.ada_token}});
+  const Json joined = again.request({{"type", "join_room"}, {"room", table.room}});
+  ASSERT_EQ(joined["type"], "room") << joined.dump();
+  ASSERT_EQ(joined["room"]["chat"].size(), 2u) << "Good luck and Well played, not the line said during play";
+  EXPECT_EQ(joined["room"]["chat"][0]["text"], "Good luck");
+  EXPECT_EQ(joined["room"]["chat"][1]["text"], "Well played");
+
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body), 200);
+  EXPECT_EQ(Json::parse(body)["chat"].size(), 3u) << "an outsider reads every line";
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.ada_token), 200);
+  const Json seen = Json::parse(body)["chat"];
+  ASSERT_EQ(seen.size(), 2u) << "a player reads what he could read live";
+  EXPECT_EQ(seen[1]["text"], "Well played");
+}
+
+TEST(Chat, LimitsAndBadTextAreRefusedWithReasons) {
+  ServerProcess server;
+  ChatRoom table(server);
+  EXPECT_EQ(table.say(table.ada, "")["code"], "bad_request");
+  EXPECT_EQ(table.say(table.ada, "   ")["code"], "bad_request");
+  EXPECT_EQ(table.say(table.ada, std::string(281, 'a'))["code"], "bad_request");
+  EXPECT_EQ(table.say(table.ada, std::string(280, 'a'))["type"], "ok");
+  const Json twice = table.say(table.ada, std::string(280, 'a'));
+  EXPECT_EQ(twice["code"], "rate_limited");
+  EXPECT_NE(twice.value("message", "").find("just said"), std::string::npos) << twice.dump();
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(table.say(table.ada, "line " + std::to_string(i))["type"], "ok");
+  const Json sixth = table.say(table.ada, "one too many");
+  EXPECT_EQ(sixth["code"], "rate_limited") << "5 lines in 10 s";
+  EXPECT_NE(sixth.value("message", "").find("10 s"), std::string::npos);
+  EXPECT_EQ(table.say(table.bob, "I may still talk")["type"], "ok") << "the limit is per player";
+  Client outsider(server.port());
+  outsider.hello("Olga");
+  EXPECT_EQ(outsider.request({{"type", "chat"}, {"room", table.room}, {"text", "hi"}})["code"], "not_found")
+      << "join the room to chat in it";
+}
+
+TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {
+  ServerProcess server;
+  ChatRoom table(server);
+  EXPECT_EQ(table.bob.request({{"type", "spectator_chat"}, {"room", table.room}, {"on", false}})["code"], "not_allowed");
+  EXPECT_EQ(table.ada.request({{"type", "spectator_chat"}, {"room", table.room}, {"on", false}})["type"], "ok");
+  EXPECT_EQ(table.watcher.wait_for_type("room")["room"]["spectator_chat"], false);
+  EXPECT_EQ(table.say(table.watcher, "hello?")["code"], "not_allowed");
+  EXPECT_EQ(table.say(table.bob, "rude words")["type"], "ok");
+  const Json line = table.ada.wait_for(is_chat);
+  EXPECT_EQ(table.ada.request({{"type", "report_chat"}, {"room", table.room}, {"player_id", line["player_id"]}, {"at", line["at"]}})["type"],
+            "ok");
+  EXPECT_EQ(table.ada.request({{"type", "report_chat"}, {"room", table.room}, {"player_id", line["player_id"]}, {"at", "never"}})["code"],
+            "not_found");
+  EXPECT_NE(server.log().find("chat_reported"), std::string::npos);
+}
+
+TEST(Chat, AnOperatorSilencesAPlayerEverywhere) {
+  TempDir dir;
+  const std::string db = dir.file("chat.db");
+  ServerProcess server(db);
+  ChatRoom table(server);
+  std::string out;
+  EXPECT_NE(run_server_command({"--db", db, "--silence", table.ada_id}), 0) << "--silence needs --for";
+  ASSERT_EQ(run_server_command({"--db", db, "--silence", table.ada_id, "--for", "24h"}, &out), 0) << out;
+  EXPECT_NE(out.find("silenced until"), std::string::npos) << out;
+  const Json refused = table.say(table.ada, "let me speak");
+  EXPECT_EQ(refused["code"], "silenced") << refused.dump();
+  EXPECT_NE(refused.value("message", "").find("until"), std::string::npos);
+  EXPECT_EQ(table.say(table.bob, "not me")["type"], "ok");
+  ASSERT_EQ(run_server_command({"--db", db, "--unsilence", table.ada_id}, &out), 0) << out;
+  EXPECT_EQ(table.say(table.ada, "thank you")["type"], "ok");
+  EXPECT_NE(run_server_command({"--db", db, "--silence", "nobody-at-all", "--for", "1h"}), 0);
+}
+
+}  // namespace
+}  // namespace mancala::testing
