@@ -16,14 +16,14 @@ export const chatTime = (at) => {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 };
 
-// A message's time, name, spectator mark and words; `tools` follow the name.
+// A message's time, name, spectator mark and words; `tools` follow the words, out of the way.
 export function chatLineParts(message, tools = []) {
   return [
     h('time', { class: 'chat-time', datetime: message.at }, chatTime(message.at)),
     h('span', { class: 'chat-name', dataset: { testid: 'chat-name' } }, message.name || 'Someone'),
     message.channel === 'spectators' ? h('span', { class: 'tag spectator', title: 'Written by a spectator' }, 'spectator') : null,
-    ...tools,
     h('span', { class: 'chat-text', dataset: { testid: 'chat-text' } }, message.text),
+    tools.length ? h('span', { class: 'chat-tools' }, tools) : null,
   ];
 }
 
