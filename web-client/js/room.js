@@ -36,7 +36,7 @@ export function showRoom(main, app, { roomId, invite }) {
     chat: (text) => conn.request({ type: 'chat', room: state.room.id, text }, { resend: false }),
     mute: (player) => { muted.add(player); dispatch({ type: 'muted', players: muted.get() }); },
     unmute: (playerId) => { muted.remove(playerId); dispatch({ type: 'muted', players: muted.get() }); },
-    report: (message) => act({ type: 'report_chat', room: state.room.id, player_id: message.player_id, at: message.at })
+    report: (message) => act({ type: 'report_chat', room: state.room.id, player_id: message.player_id, at: message.at }, noReport)
       .then((done) => done && toast(`Reported: the operator will read ${message.name}'s message.`, 'notice')),
     spectatorChat: (on) => act({ type: 'spectator_chat', room: state.room.id, on }),
   });
@@ -200,6 +200,9 @@ export function showRoom(main, app, { roomId, invite }) {
     view.stop();
   };
 }
+
+// The server keeps only recent messages to report (not_found for an older one).
+const noReport = (error) => (error.code === 'not_found' ? 'That message is too old to report.' : describeError(error));
 
 // Why the server refused a rematch (a player left, …), in its own words where it gives them.
 const noRematch = (error) => (error.code === 'not_allowed' && error.message ? `No rematch: ${error.message}` : describeError(error));
