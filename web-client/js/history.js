@@ -130,7 +130,7 @@ export async function showReplay(main, app, gameId) {
   let version = 0, playing = false;
   let people = [];             // by seat, once their profiles are known (seatPeople)
   // The chat its viewer could read live; none from a server before chat.
-  const chat = Array.isArray(record.chat) ? createReplayChat(record) : null;
+  const chat = Array.isArray(record.chat) ? createReplayChat(record, (target) => go(target)) : null;
 
   const slider = h('input', { type: 'range', min: 0, max: last, value: 0, id: 'replay-slider',
     dataset: { testid: 'replay-slider' }, 'aria-label': 'Version' });
