@@ -102,7 +102,7 @@ export function createChatPanel(act) {
     input.disabled = !open;
     sendButton.disabled = !open;
     for (const phrase of phrases) phrase.disabled = !open;
-    input.placeholder = seated ? 'Message to the players (spectators read it too)' : 'Message to the spectators';
+    input.placeholder = seated ? 'Message to everyone here' : 'Message to the spectators';
     note.textContent = !open ? 'The room\'s creator turned spectators\' chat off: you may read the players.'
       : seated && room.status === 'playing' && room.spectator_chat !== false
         ? 'Spectators\' messages show here once the game is over.' : '';
