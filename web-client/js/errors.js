@@ -33,3 +33,17 @@ export function describeError(error) {
   if (code === 'bad_option' && error.message) return `${base}: ${error.message}`;
   return base;
 }
+
+// Why a chat message was refused, in the chat panel. The server's words say how long to wait
+// (rate_limited) or until when (silenced).
+export function describeChatError(error) {
+  const said = error?.message && error.message !== error.code ? error.message : '';
+  switch (error?.code) {
+    case 'rate_limited': return `Slow down: ${said || 'too many messages at once.'}`;
+    case 'silenced': return said || 'You may not chat for now.';
+    case 'bad_request': return 'Messages are 1 to 280 characters, without control characters.';
+    case 'not_allowed': return said || 'Spectators\' chat is off in this room.';
+    case 'not_found': return 'This room is gone: the message was not sent.';
+    default: return describeError(error);
+  }
+}

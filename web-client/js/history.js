@@ -1,5 +1,5 @@
 // Stored games: a search by player name or game, and a viewer that steps through any game
-// version by version, animating each move from its stored events.
+// version by version, animating each move from its stored events, with the game's chat beside.
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName } from './catalog.js';
 import { createBoard, seatLabels } from './boards/index.js';
@@ -12,6 +12,7 @@ import { getJson, fetchGame } from './api.js';
 import { clockText } from './clock.js';
 import { ratedBadge, nameLink, playerMarks } from './players.js';
 import { playerProfile } from './account_api.js';
+import { createReplayChat } from './replay_chat.js';
 
 const playerNames = (players, game, options) => {
   const labels = seatLabels(game, options);
@@ -128,6 +129,8 @@ export async function showReplay(main, app, gameId) {
   const board = createBoard({ game, options, viewerSeat: null, players: names });
   let version = 0, playing = false;
   let people = [];             // by seat, once their profiles are known (seatPeople)
+  // The chat its viewer could read live; none from a server before chat.
+  const chat = Array.isArray(record.chat) ? createReplayChat(record, (target) => go(target)) : null;
 
   const slider = h('input', { type: 'range', min: 0, max: last, value: 0, id: 'replay-slider',
     dataset: { testid: 'replay-slider' }, 'aria-label': 'Version' });
@@ -150,7 +153,7 @@ export async function showReplay(main, app, gameId) {
           control('Next ›', 'replay-next', () => version + 1),
           control('Last »', 'replay-last', () => last)),
         slider, where),
-      h('aside', { class: 'side' }, seatsBox, scoreBox))));
+      h('aside', { class: 'side' }, seatsBox, scoreBox, chat?.element))));
   slider.addEventListener('input', () => go(Number(slider.value)));
 
   async function go(target) {
@@ -178,6 +181,7 @@ export async function showReplay(main, app, gameId) {
   function renderInfo() {
     const state = states[version];
     where.textContent = `Move ${version} of ${last}`;
+    chat?.show(version);
     seatsBox.replaceChildren(...names.map((name, seat) => {
       const score = seatScore(game, options, state, seat);
       // Each seat in its colour on the board, as in the room.

@@ -2,14 +2,17 @@
 // banner with Rematch. Every message from the server goes through the room's reducer
 // (room_state.js) and the state it returns is drawn (room_view.js); this module only wires them:
 // the connection's messages, the player's requests, and the playback of updates one at a time.
+// While the tab is hidden, the tab's title and icon tell what happened (tab_notice.js).
 import { toast } from './dom.js';
 import { describeError } from './errors.js';
 import { fetchGame } from './api.js';
 import { allClaimWindows } from './catalog.js';
 import { openPlayComputer } from './computer.js';
-import { seats as seatStore, invites, identity } from './storage.js';
+import { seats as seatStore, invites, identity, muted } from './storage.js';
 import { beep } from './sound.js';
 import { initialState, reduce, mySeat, wantsHistory, rematchStarted } from './room_state.js';
+import { roomEvents } from './attention.js';
+import { notice } from './tab_notice.js';
 import { createRoomView } from './room_view.js';
 import { gameName } from './catalog.js';
 import { timeControlText } from './clock.js';
@@ -18,7 +21,7 @@ import { openAccountDialog } from './account_forms.js';
 
 export function showRoom(main, app, { roomId, invite }) {
   const conn = app.conn;
-  let state = initialState({ roomId, playerId: app.me()?.player_id ?? null });
+  let state = initialState({ roomId, playerId: app.me()?.player_id ?? null, muted: muted.get() });
   let pumping = false;
   const view = createRoomView(main, {
     move: sendMove, sit: (seat) => join({ seat }).catch(showError), leave, claimAbandon,
@@ -30,13 +33,21 @@ export function showRoom(main, app, { roomId, invite }) {
     view: (version) => dispatch({ type: 'view', version }), live: () => dispatch({ type: 'live' }),
     mayPlayRated: app.isAccount,
     signUp: () => openAccountDialog(app, 'signup'),
+    chat: (text) => conn.request({ type: 'chat', room: state.room.id, text }, { resend: false }),
+    mute: (player) => { muted.add(player); dispatch({ type: 'muted', players: muted.get() }); },
+    unmute: (playerId) => { muted.remove(playerId); dispatch({ type: 'muted', players: muted.get() }); },
+    report: (message) => act({ type: 'report_chat', room: state.room.id, player_id: message.player_id, at: message.at }, noReport)
+      .then((done) => done && toast(`Reported: the operator will read ${message.name}'s message.`, 'notice')),
+    spectatorChat: (on) => act({ type: 'spectator_chat', room: state.room.id, on }),
   });
 
   function dispatch(message) {
     const next = reduce(state, message);
     if (next === state) return;
+    const before = state;
     state = next;
     view.render(state);
+    for (const event of roomEvents(before, state)) notice(event);
   }
 
   // --- messages from the server --------------------------------------------------------------
@@ -50,6 +61,15 @@ export function showRoom(main, app, { roomId, invite }) {
     if (wantsHistory(state)) loadHistory();
     // Everyone asked for a rematch: the new room's message came first; go there.
     if (rematchStarted(before, state)) moveToRematch(state.room.rematch);
+  }
+
+  // Someone's message (the sender gets their own too): the tab tells of it while hidden, unless
+  // it is ours or its writer is muted here.
+  function onChat(message) {
+    const before = state.chat;
+    dispatch(message);
+    const quiet = message.player_id === state.playerId || state.muted.some((player) => player.player_id === message.player_id);
+    if (state.chat !== before && !quiet) notice('chat');
   }
 
   function onUpdates(message) {
@@ -154,7 +174,7 @@ export function showRoom(main, app, { roomId, invite }) {
   // --- start ----------------------------------------------------------------------------------
   const unsubscribe = [
     conn.on('room', onRoom), conn.on('update', onUpdates), conn.on('presence', dispatch),
-    conn.on('welcome', onWelcomeAgain), conn.on('rematch', dispatch),
+    conn.on('welcome', onWelcomeAgain), conn.on('rematch', dispatch), conn.on('chat', onChat),
     ...allClaimWindows().map((name) => conn.on(`${name}_open`, onClaimOpen)),
   ];
 
@@ -180,6 +200,9 @@ export function showRoom(main, app, { roomId, invite }) {
     view.stop();
   };
 }
+
+// The server keeps only recent messages to report (not_found for an older one).
+const noReport = (error) => (error.code === 'not_found' ? 'That message is too old to report.' : describeError(error));
 
 // Why the server refused a rematch (a player left, …), in its own words where it gives them.
 const noRematch = (error) => (error.code === 'not_allowed' && error.message ? `No rematch: ${error.message}` : describeError(error));

@@ -1,13 +1,15 @@
 // A room as data: what the server said of it (`room`, `update`, `updates`, `presence`, claim
 // windows, `rematch`) and what the page does with it (updates played back one at a time, an
-// earlier version looked at, a move on its way, the history loaded). `reduce` is pure: the room
+// earlier version looked at, a move on its way, the history loaded), and its chat (the messages
+// kept, oldest first, and the players this browser muted: chat_state.js). `reduce` is pure: the room
 // page sends every message through it and draws the state it returns (room.js, room_view.js);
 // it draws nothing itself, so Node tests call it directly.
 import { holdClock } from './clock.js';
 import { claimWindows } from './catalog.js';
 import { historyUpdate } from './moves.js';
+import { addChat, chatFromRoom, visibleChat } from './chat_state.js';
 
-export function initialState({ roomId = null, playerId = null } = {}) {
+export function initialState({ roomId = null, playerId = null, muted = [] } = {}) {
   return {
     roomId,                // the room shown (an invite's comes with the reply to our join)
     playerId,              // who this browser is
@@ -28,6 +30,8 @@ export function initialState({ roomId = null, playerId = null } = {}) {
     outOfStep: false,      // an update came after a gap: the page must ask for what it missed
     boardEpoch: 0,         // counts positions that replace the board's instead of following it
     joinError: null,       // {code, message, invite} when the room cannot be shown
+    chat: [],              // the chat messages this member may read, oldest first (chat_state.js)
+    muted,                 // [{player_id, name}]: players whose messages this browser hides
   };
 }
 
@@ -54,6 +58,8 @@ const STEPS = {
   sending: (state) => ({ ...state, busy: true }),
   sent: (state) => ({ ...state, busy: false }),
   join_failed: (state, { error, invite }) => ({ ...state, joinError: { code: error.code ?? 'error', message: error.message, invite } }),
+  chat: (state, message) => (isOurs(state, message) ? { ...state, chat: addChat(state.chat, message) } : state),
+  muted: (state, { players }) => ({ ...state, muted: players }),
 };
 
 const isOurs = (state, message) => Boolean(state.room) && message.room === state.room.id;
@@ -73,6 +79,17 @@ export const isLatest = (state) => !animating(state) && state.shownState === sta
 // Versions before this page opened come from the history API, once the game has started.
 export const wantsHistory = (state) => !state.historyAsked && Boolean(state.room?.state) &&
   !(state.room.version === 0 && state.room.status !== 'playing');
+
+// It is this player's move in the game being played (the latest position, not the one shown).
+export function isMyMove(state) {
+  const { room } = state;
+  const me = mySeat(state);
+  return Boolean(room?.state) && room.status === 'playing' && me !== null && room.state.phase === 'play' && room.state.to_move === me;
+}
+
+// The chat lines this member is shown, and the muted writers left out (chat_state.js).
+export const chatLines = (state) => visibleChat(state.chat, { playerId: state.playerId, seated: mySeat(state) !== null,
+  status: state.room?.status, muted: state.muted });
 
 // Everyone asked for a rematch: its room came in this room's message.
 export const rematchStarted = (before, after) => Boolean(before.room && !before.room.rematch && after.room?.rematch);
@@ -108,6 +125,9 @@ function applyRoom(state, { room: next, ours = false }, now) {
     roomId: room.id,
     room,
     outOfStep: false,
+    // The conversation so far, as this member may see it: a room message without one (a server
+    // before chat) keeps what the page has.
+    chat: Array.isArray(next.chat) ? chatFromRoom(state.chat, next.chat) : state.chat,
     clock: 'clock' in next ? holdClock(next.clock ?? next.state?.clock ?? null, now) : state.clock,
     positions: room.state ? withEntry(state.positions, room.version, room.state) : state.positions,
     ...(newer ? { queue: [], shownState: room.state, boardEpoch: state.boardEpoch + (state.viewing === null ? 1 : 0) } : {}),

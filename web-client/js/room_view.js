@@ -1,6 +1,6 @@
 // The room page drawn from the room's state (room_state.js): its title and status, the invite,
-// the seats and clocks, the board with its caption, guide and move list, the claim race, the
-// round announcement, the actions, the scores and the result. `render(state)` draws it all again;
+// the seats and clocks, the board with its caption, guide and move list, the chat, the claim
+// race, the round announcement, the actions, the scores and the result. `render(state)` draws it all again;
 // each part keeps what did not change. `act` holds what the player's clicks ask for (room.js).
 import { h } from './dom.js';
 import { seatLabels, GAMES } from './boards/index.js';
@@ -14,6 +14,7 @@ import { renderActions, renderInvite } from './room_actions.js';
 import { renderScores, renderRoundEnd, renderResult } from './room_result.js';
 import { createClaimPanel } from './room_claim.js';
 import { createRoomBoard } from './room_board.js';
+import { createChatPanel } from './chat_panel.js';
 import { ratedBadge } from './players.js';
 
 export function createRoomView(main, act) {
@@ -35,9 +36,10 @@ export function createRoomView(main, act) {
   const section = h('section', { class: 'room', dataset: { testid: 'room' } },
     h('header', { class: 'room-head' }, title, status, inviteBox), resultSlot, body);
   const board = createRoomBoard({ section, act });
+  const chat = createChatPanel(act);
   const { boardWrap, caption, guideWrap, moveList } = board.elements;
   body.append(h('div', { class: 'play-area' }, clockBar, roundBox, boardWrap, caption, guideWrap, claimPanel.element),
-    h('aside', { class: 'side' }, seatList, actions, moveList, scoreBox));
+    h('aside', { class: 'side' }, seatList, actions, moveList, chat.element, scoreBox));
   main.replaceChildren(section);
 
   // The parts, each drawn from the view {state, room, names, me, act, clocks, later}; `later(ms)`
@@ -50,6 +52,7 @@ export function createRoomView(main, act) {
     ['scores', (view) => renderScores(scoreBox, view)],
     ['result', (view) => renderResult(resultSlot, view)],
     ['board', (view) => board.render(view)],
+    ['chat', (view) => chat.render(view)],
     ['claim', (view) => claimPanel.render(view)],
     ['round end', (view) => renderRoundEnd(roundBox, view)],
   ];

@@ -7,6 +7,7 @@ const SEATS = 'mancala.seats';
 const INVITES = 'mancala.invites';
 const SPEED = 'mancala.animation';
 const SOUND = 'mancala.sound';
+const MUTED = 'mancala.muted';
 
 function read(key, fallback) {
   try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
@@ -47,4 +48,16 @@ export const animation = {
 export const sound = {
   get: () => read(SOUND, false) === true,
   set: (on) => write(SOUND, Boolean(on)),
+};
+
+// Players muted in the chat, [{player_id, name}]: their messages are hidden in this browser.
+// Kept per browser, for accounts too for now: the server keeps no list of mutes, so an
+// account's mutes do not follow it to another browser.
+export const muted = {
+  get: () => read(MUTED, []),
+  add(player) {
+    const all = read(MUTED, []).filter((other) => other.player_id !== player.player_id);
+    write(MUTED, [...all, { player_id: player.player_id, name: player.name ?? '' }]);
+  },
+  remove: (playerId) => write(MUTED, read(MUTED, []).filter((other) => other.player_id !== playerId)),
 };
