@@ -5,7 +5,7 @@
 # --db postgresql://…); the default SQLite server needs no PostgreSQL server. libsodium hashes
 # account passwords (Argon2id).
 BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev
-                libpq-dev libsodium-dev libgtest-dev)
+                libpq-dev libsodium-dev libgtest-dev ccache)
 # Extra packages the tests need: the browser tests drive Debian's Chromium with playwright-core;
 # the deploy check reads docker/compose.yml with Python's YAML parser; the storage tests (and
 # the cluster label) start a throwaway PostgreSQL server from Debian's `postgresql`
@@ -35,12 +35,24 @@ ensure_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${wanted[@]}"
 }
 
+# ccache keeps compiled files between builds and between clones (CCACHE_BASEDIR makes the
+# clone's own path not matter), so a second clean clone on the same machine, as CI makes,
+# compiles only what changed. A first build on a fresh machine is as slow as without it.
+use_compiler_cache() {
+  CACHE_FLAGS=()
+  if command -v ccache >/dev/null 2>&1; then
+    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+    CACHE_FLAGS=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+}
+
 # build [target...]: configure (Release, Ninja; quick once the cache exists), then build
 # incrementally with two jobs. The browser tests need node and Chromium, which only test.sh
 # installs: it sets MANCALA_BROWSER_TESTS=ON, and then a machine without them fails to
 # configure instead of skipping them; run.sh and the container waive them.
 build() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  use_compiler_cache
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${CACHE_FLAGS[@]}" \
     -DMANCALA_BROWSER_TESTS="${MANCALA_BROWSER_TESTS:-OFF}" >/dev/null
   if [ $# -eq 0 ]; then
     cmake --build build -j 2
@@ -63,9 +75,10 @@ test_executables() {
 # build_sanitized: the tests built with ASan+UBSan in build-asan (configured once, then
 # incremental). UBSan stops at its first report (see CMakeLists.txt), so a finding fails a test.
 build_sanitized() {
+  use_compiler_cache
   if [ ! -f build-asan/CMakeCache.txt ]; then
     # -O1 -g1: line numbers in reports at a fraction of the compile time of -O2 -g.
-    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CACHE_FLAGS[@]}" \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DMANCALA_SANITIZE=address -DMANCALA_BROWSER_TESTS=OFF
   fi
   local targets
