@@ -241,16 +241,16 @@ TEST(ChatLog, LimitsLinesAndKeepsSpectatorsFromPlayersDuringPlay) {
   EXPECT_FALSE(log.take_turn("bob", "sixth", t0 + std::chrono::seconds(9))) << "per player";
   EXPECT_FALSE(log.take_turn("ada", "sixth", t0 + std::chrono::seconds(10))) << "the window moved on";
 
-  log.record({kPlayersChannel, "ada", "Ada", "good luck", "t1"}, /*playing=*/true);
-  log.record({kSpectatorsChannel, "wes", "Wes", "she wins", "t2"}, /*playing=*/true);
-  log.record({kSpectatorsChannel, "wes", "Wes", "well played", "t3"}, /*playing=*/false);
+  log.record({{kPlayersChannel, "ada", "Ada", "good luck", "t1"}, /*during_play=*/true});
+  log.record({{kSpectatorsChannel, "wes", "Wes", "she wins", "t2"}, /*during_play=*/true});
+  log.record({{kSpectatorsChannel, "wes", "Wes", "well played", "t3"}, /*during_play=*/false});
   EXPECT_EQ(log.visible(/*seated=*/false).size(), 3u);
   const auto seated = log.visible(/*seated=*/true);
   ASSERT_EQ(seated.size(), 2u) << "a spectator's line said during play stays hidden from players";
   EXPECT_EQ(seated[1].text, "well played");
   EXPECT_TRUE(log.find("wes", "t2"));
   EXPECT_FALSE(log.find("ada", "t2"));
-  for (int i = 0; i < 60; ++i) log.record({kPlayersChannel, "ada", "Ada", "x", "t"}, false);
+  for (int i = 0; i < 60; ++i) log.record({{kPlayersChannel, "ada", "Ada", "x", "t"}, false});
   EXPECT_EQ(log.visible(false).size(), ChatLog::kRecentLines);
 }
 

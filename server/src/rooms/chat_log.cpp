@@ -15,19 +15,19 @@ std::optional<std::string> ChatLog::take_turn(const std::string& player_id, cons
   return std::nullopt;
 }
 
-void ChatLog::record(protocol::ChatLine line, bool playing) {
-  recent_.push_back({std::move(line), playing});
+void ChatLog::record(StoredChatLine said) {
+  recent_.push_back(std::move(said));
   if (recent_.size() > kRecentLines) recent_.pop_front();
 }
 
-bool ChatLog::may_read(const protocol::ChatLine& line, bool seated, bool playing) {
-  return line.channel == kPlayersChannel || !seated || !playing;
+bool ChatLog::may_read(const StoredChatLine& said, bool seated) {
+  return said.line.channel == kPlayersChannel || !seated || !said.during_play;
 }
 
 std::vector<protocol::ChatLine> ChatLog::visible(bool seated) const {
   std::vector<protocol::ChatLine> out;
   for (const auto& said : recent_)
-    if (may_read(said.line, seated, said.during_play)) out.push_back(said.line);
+    if (may_read(said, seated)) out.push_back(said.line);
   return out;
 }
 

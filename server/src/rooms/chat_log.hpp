@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "chat_store.hpp"
 #include "clock.hpp"
-#include "mancala/protocol/server_messages.hpp"
 
 namespace mancala::server {
 
@@ -26,20 +26,15 @@ class ChatLog {
   // Why `player_id` may not say `text` now (a rate_limited refusal's words); nothing when he
   // may, which counts the line against his limit.
   std::optional<std::string> take_turn(const std::string& player_id, const std::string& text, SteadyTime now);
-  // `playing`: the game was being played when the line was said (seated players did not get
-  // it if it was a spectator's, and do not see it later either).
-  void record(protocol::ChatLine line, bool playing);
+  void record(StoredChatLine said);
   // The recent lines a member may see, as they were sent.
   std::vector<protocol::ChatLine> visible(bool seated) const;
-  static bool may_read(const protocol::ChatLine& line, bool seated, bool playing);
+  // Seated players do not read a spectator's line said during play, then or later.
+  static bool may_read(const StoredChatLine& said, bool seated);
   const protocol::ChatLine* find(const std::string& player_id, const std::string& at) const;
 
  private:
-  struct Said {
-    protocol::ChatLine line;
-    bool during_play;
-  };
-  std::deque<Said> recent_;
+  std::deque<StoredChatLine> recent_;
   std::unordered_map<std::string, std::deque<SteadyTime>> said_;  // by player: times in the window
   std::unordered_map<std::string, std::string> last_text_;
 };

@@ -862,33 +862,35 @@ void Room::do_chat(const Caller& caller, const std::string& text) {
     return caller.fail(Code::not_allowed, "the room's creator turned the spectators' chat off");
   if (auto refusal = chat_.take_turn(caller.player->id, text, std::chrono::steady_clock::now()))
     return caller.fail(Code::rate_limited, *refusal);
-  protocol::ChatLine line{seated ? kPlayersChannel : kSpectatorsChannel, caller.player->id, caller.player->name,
-                          text, now_utc()};
+  // Whether the line was said during play is settled now, on the strand, and stored with it:
+  // who may read it must not depend on how soon after it the game ended.
+  StoredChatLine said{{seated ? kPlayersChannel : kSpectatorsChannel, caller.player->id, caller.player->name, text,
+                       now_utc()},
+                      status() == RoomStatus::playing};
   // An operator may have silenced the player from the command line: a database read, so on
   // a reader, never on the strand.
-  services_.readers.run([self = shared_from_this(), caller, line = std::move(line)]() mutable {
+  services_.readers.run([self = shared_from_this(), caller, said = std::move(said)]() mutable {
     std::optional<std::string> silenced;
     try {
-      silenced = self->services_.storage.chat().silenced_until(line.player_id);
+      silenced = self->services_.storage.chat().silenced_until(said.line.player_id);
     } catch (const std::exception& e) {
       return caller.fail_storing("the message could not be checked", StorageTrouble::unreachable);
     }
     if (silenced) return caller.fail(Code::silenced, "an operator silenced your chat until " + *silenced);
-    self->say(caller, std::move(line));
+    self->say(caller, std::move(said));
   });
 }
 
 // Stored first (the history shows it beside the moves), then sent to the line's channel.
-void Room::say(const Caller& caller, protocol::ChatLine line) {
+void Room::say(const Caller& caller, StoredChatLine said) {
   services_.storage.chat().append(
-      meta_.id, line, [self = shared_from_this(), caller, line](bool stored) {
+      meta_.id, said, [self = shared_from_this(), caller, said](bool stored) {
         if (!stored) return caller.fail_storing("the message could not be stored", self->services_.storage.trouble());
-        self->serially(std::nullopt, [self, caller, line] {
-          const bool playing = self->status() == RoomStatus::playing;
-          self->chat_.record(line, playing);
-          const auto text = std::make_shared<const std::string>(protocol::write_chat(self->meta_.id, line));
+        self->serially(std::nullopt, [self, caller, said] {
+          self->chat_.record(said);
+          const auto text = std::make_shared<const std::string>(protocol::write_chat(self->meta_.id, said.line));
           for (const auto& m : self->members_.all())
-            if (ChatLog::may_read(line, m.seat.has_value(), playing)) m.connection->send(text);
+            if (ChatLog::may_read(said, m.seat.has_value())) m.connection->send(text);
           caller.reply(protocol::write_ok(caller.id));
         });
       });

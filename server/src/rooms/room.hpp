@@ -162,7 +162,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // `seated`: the member holds a seat (which hides the spectators' chat during play).
   protocol::RoomView view(bool with_invite, bool seated) const;
   void do_chat(const Caller& caller, const std::string& text);
-  void say(const Caller& caller, protocol::ChatLine line);
+  void say(const Caller& caller, StoredChatLine said);
   void reply_room(const Caller& caller) const;  // the invite only for seated players
   void send_room_to_others(const Connection* except);
   void send_to_members(const SharedText& text, const Connection* except = nullptr);

@@ -65,6 +65,7 @@ inline constexpr const char* kChatMigration = R"sql(
     name TEXT NOT NULL,
     text TEXT NOT NULL,
     at TEXT NOT NULL,
+    during_play INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
   );
   CREATE TABLE chat_reports (

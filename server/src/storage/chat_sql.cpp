@@ -13,25 +13,28 @@ class SqlChatStore final : public ChatStore {
  public:
   explicit SqlChatStore(SqlAccess<Connection> access) : db_(std::move(access)) {}
 
-  void append(std::string game_id, protocol::ChatLine line, Done done) override {
+  void append(std::string game_id, StoredChatLine said, Done done) override {
     db_.submit(
-        [game_id = std::move(game_id), line = std::move(line)](Connection& db) {
+        [game_id = std::move(game_id), said = std::move(said)](Connection& db) {
+          const auto& line = said.line;
           db.prepare(
-                "INSERT INTO chat (game_id, seq, channel, player_id, name, text, at) VALUES "
-                "(?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6)")
+                "INSERT INTO chat (game_id, seq, channel, player_id, name, text, at, during_play) VALUES "
+                "(?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)")
               .bind(1, game_id).bind(2, line.channel).bind(3, line.player_id).bind(4, line.name)
-              .bind(5, line.text).bind(6, line.at)
+              .bind(5, line.text).bind(6, line.at).bind(7, said.during_play ? 1 : 0)
               .run();
         },
         std::move(done));
   }
 
-  std::vector<protocol::ChatLine> lines(const std::string& game_id) override {
-    std::vector<protocol::ChatLine> out;
+  std::vector<StoredChatLine> lines(const std::string& game_id) override {
+    std::vector<StoredChatLine> out;
     db_.read([&](Connection& db) {
-      auto rows = db.prepare("SELECT channel, player_id, name, text, at FROM chat WHERE game_id = ?1 ORDER BY seq");
+      auto rows = db.prepare(
+          "SELECT channel, player_id, name, text, at, during_play FROM chat WHERE game_id = ?1 ORDER BY seq");
       rows.bind(1, game_id);
-      while (rows.step()) out.push_back({rows.text(0), rows.text(1), rows.text(2), rows.text(3), rows.text(4)});
+      while (rows.step())
+        out.push_back({{rows.text(0), rows.text(1), rows.text(2), rows.text(3), rows.text(4)}, rows.integer(5) != 0});
     });
     return out;
   }

@@ -12,13 +12,20 @@
 
 namespace mancala::server {
 
+// A line as the room said it. `during_play`: said while the game was played, so a spectator's
+// line stays hidden from the seated players for good (they could not read it live).
+struct StoredChatLine {
+  protocol::ChatLine line;
+  bool during_play = false;
+};
+
 class ChatStore {
  public:
   using Done = std::function<void(bool committed)>;
   virtual ~ChatStore() = default;
 
-  virtual void append(std::string game_id, protocol::ChatLine line, Done done) = 0;
-  virtual std::vector<protocol::ChatLine> lines(const std::string& game_id) = 0;  // in order
+  virtual void append(std::string game_id, StoredChatLine said, Done done) = 0;
+  virtual std::vector<StoredChatLine> lines(const std::string& game_id) = 0;  // in order
   virtual void report(std::string game_id, protocol::ChatLine line, std::string reporter_id, Done done) = 0;
   virtual void set_spectator_chat(std::string game_id, bool on, Done done) = 0;
   // Until when the player may not chat (ISO 8601 UTC), when that is still ahead.

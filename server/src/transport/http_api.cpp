@@ -5,6 +5,7 @@
 #include <map>
 
 #include "account_api.hpp"
+#include "chat_log.hpp"
 #include "game_log.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
@@ -147,10 +148,8 @@ Json chat_seen_by(const GameMeta& meta, const std::string& viewer, Storage& stor
   const bool seated = !viewer.empty() && std::any_of(meta.seats.begin(), meta.seats.end(),
                                                       [&](const StoredSeat& seat) { return seat.player_id == viewer; });
   Json out = Json::array();
-  for (const auto& line : storage.chat().lines(meta.id)) {
-    const bool after_the_game = !meta.finished.empty() && line.at >= meta.finished;
-    if (line.channel == "players" || !seated || after_the_game) out.push_back(protocol::to_json(line));
-  }
+  for (const auto& said : storage.chat().lines(meta.id))
+    if (ChatLog::may_read(said, seated)) out.push_back(protocol::to_json(said.line));
   return out;
 }
 
