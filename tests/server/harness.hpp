@@ -45,9 +45,9 @@ int run_server_command(const std::vector<std::string>& args, std::string* out = 
 class Client {
  public:
   struct Options {
-    std::string origin;  // sent as the Origin header when not empty
-    std::string host;    // Host header (default 127.0.0.1:port)
-    std::string cookie;  // sent as the Cookie header when not empty (an account's session)
+    std::string origin{};  // sent as the Origin header when not empty
+    std::string host{};    // Host header (default 127.0.0.1:port)
+    std::string cookie{};  // sent as the Cookie header when not empty (an account's session)
   };
   Client(unsigned short port, Options options);
   explicit Client(unsigned short port) : Client(port, Options{}) {}
