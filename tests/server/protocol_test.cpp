@@ -303,7 +303,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
 TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
   RoomView view;
   view.summary = {"r", "cups", Json::object(), "playing",
-                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0, Json(), "", ""};
+                  {{0, "p1", "Ada", true, false, ""}, {1, "p2", "Bo", false, false, "2026-01-01T00:00:00.000Z"}}, 0, Json(), false, "", ""};
   const Json room = Json::parse(write_room({}, view))["room"];
   EXPECT_FALSE(room["seats"][0].contains("grace_until"));
   EXPECT_EQ(room["seats"][1]["grace_until"], "2026-01-01T00:00:00.000Z");
@@ -311,7 +311,7 @@ TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
 
 TEST(Write, RoomMessagesShowTheInviteOnlyWhenAsked) {
   RoomView view;
-  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2, Json(), "", ""};
+  view.summary = {"r", "cups", Json::object(), "waiting", {{0, "p1", "Ada", true, false, ""}, {1, "", "", false, false, ""}}, 2, Json(), false, "", ""};
   view.is_private = true;
   const Json without = Json::parse(write_room({}, view));
   EXPECT_FALSE(without["room"].contains("invite"));

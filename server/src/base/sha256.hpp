@@ -1,5 +1,6 @@
 #pragma once
-// SHA-256 (FIPS 180-4), enough to store player tokens as hashes without pulling in OpenSSL.
+// SHA-256, for storing player tokens and session proofs as hashes (libsodium's, which the
+// password hashes already need).
 #include <array>
 #include <cstdint>
 #include <string>

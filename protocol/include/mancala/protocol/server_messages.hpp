@@ -23,7 +23,7 @@ struct SeatView {
   // them (ISO 8601 UTC); empty otherwise. Lets a client that joins or reloads show the countdown.
   std::string grace_until;
   bool account = false;  // a person with an account (else a guest)
-  std::optional<int> rating;  // an account's rating in this room's game, rounded
+  std::optional<int> rating{};  // an account's rating in this room's game, rounded
   bool provisional = false;   // that rating is still uncertain ("1500?")
 };
 
@@ -39,7 +39,7 @@ struct RoomSummary {
   Json time_control;
   bool rated = false;   // the result moves the players' ratings
   std::string host;     // the name of the player who created the room; empty: not known
-  std::string created;  // when the room was created, ISO-8601 UTC ("2026-01-01T12:00:00.000Z")
+  std::string created{};  // when the room was created, ISO-8601 UTC ("2026-01-01T12:00:00.000Z")
 };
 
 // One line of room chat as members receive it and the history keeps it.
