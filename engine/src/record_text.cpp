@@ -602,7 +602,10 @@ std::string record_to_text(const Json& record, const std::map<int, MoveNote>& no
   Match match = Match::restore(record.at("game").get<std::string>(), record.value("options", Json()),
                                record.value("draws", Json::object()));
   Wrapper moves;
-  if (const auto comment = record.value("comment", std::string()); !comment.empty()) moves.add(comment_text(comment));
+  if (const auto comment = record.value("comment", std::string()); !comment.empty()) {
+    moves.add(comment_text(comment));
+    moves.break_line();
+  }
   int number = 0;
   for (const Json& entry : record.value("turns", Json::array())) {
     const auto window = match.claim_window();
@@ -629,7 +632,8 @@ Json record_from_text(std::string_view text) {
   Lexer lexer(text);
   const Header header(lexer.tags());
   std::vector<Item> items = lexer.items();
-  Importer importer(opening(header, items), std::move(items));
+  Match start = opening(header, items);
+  Importer importer(std::move(start), std::move(items));
   importer.run();
   const Match& match = importer.match();
 
