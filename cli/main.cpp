@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
     if (command == "bot") return bot_command(args);
     if (command == "arena") return arena_command(args);
     if (command == "record-text" || command == "record-json") {
-      if (args.positional.size() != 1) throw UsageError(command + " takes no arguments: the record comes on standard input");
+      if (argc != 2) throw UsageError(command + " takes no arguments or flags: the record comes on standard input");
       return command == "record-text" ? mancala::cli::record_to_text_command(std::cin, std::cout, std::cerr)
                                       : mancala::cli::record_to_json_command(std::cin, std::cout, std::cerr);
     }
