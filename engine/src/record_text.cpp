@@ -62,7 +62,7 @@ std::string tag_value(std::string_view value) {
   std::string out = "\"";
   for (char c : value) {
     if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    out += c == '\n' ? ' ' : c;  // a tag is one line
   }
   return out + "\"";
 }
@@ -145,7 +145,7 @@ std::string comment_text(std::string comment) {
 // Import: the text as items with where they stand, then the items played through a Match.
 
 struct Item {
-  enum Kind { number, seat, word, mark, comment, marker } kind;
+  enum Kind { number, seat, word, time, mark, comment, marker } kind;
   std::string text;
   int line;
   int column;
@@ -285,9 +285,13 @@ class Lexer {
     return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
   }
 
-  // A word is a move number (`12.`), a seat (`S1`), a mark (`?!`, alone or ending a token) or a
+  // A word is a move number (`12.`), a seat (`S1`), a time (`@2026-11-20T18:04:11Z`), a mark (`?!`, alone or ending a token) or a
   // token; `!` marks (good moves in chess) are not part of the format.
   static void add_word(std::vector<Item>& out, const std::string& text, int line, int column) {
+    if (text.size() > 1 && text[0] == '@') {
+      out.push_back({Item::time, text.substr(1), line, column});
+      return;
+    }
     const auto mark_start = text.find_first_of("?!");
     if (mark_start != std::string::npos) {
       const std::string mark = text.substr(mark_start);
@@ -366,7 +370,7 @@ Json parse_options(const GameType& type, const Tag& tag) {
 
 // The draw of the first player: the FirstPlayer tag, else the seat the first move names, else
 // seat 0. Only a game whose first_player option is "random" draws one.
-Json first_player_draw(const Json& options, const Header& header, const std::vector<Item>& items) {
+Json first_player_draw(const GameType& type, const Json& options, const Header& header, const std::vector<Item>& items) {
   const Tag* tag = header.find("FirstPlayer");
   if (options.value("first_player", Json()) != "random") {
     if (tag)
@@ -375,20 +379,29 @@ Json first_player_draw(const Json& options, const Header& header, const std::vec
                                                        : std::string("fixed by its rules")));
     return Json::object();
   }
-  int seat = 0;
+  const int seats = type.players(options);
   if (tag) {
-    const auto given = seat_of(tag->value);
-    if (!given) fail(*tag, "FirstPlayer is a seat such as S0 or S1, not `" + tag->value + "`");
-    seat = *given;
-  } else if (items.size() > 1 && items[0].kind == Item::number && items[1].kind == Item::seat) {
-    seat = *whole_number(items[1].text);
+    const auto seat = seat_of(tag->value);
+    if (!seat || *seat >= seats)
+      fail(*tag, "FirstPlayer is a seat from S0 to S" + std::to_string(seats - 1) + ", not `" + tag->value + "`");
+    return Json{{"first_player", *seat}};
   }
-  return Json{{"first_player", seat}};
+  const auto first_move = std::find_if(items.begin(), items.end(), [](const Item& i) { return i.kind == Item::number; });
+  if (first_move + 1 < items.end() && first_move[1].kind == Item::seat) {
+    const int seat = *whole_number(first_move[1].text);
+    if (seat >= seats) fail(first_move[1], "this game's seats are S0 to S" + std::to_string(seats - 1) + ", not S" + first_move[1].text);
+    return Json{{"first_player", seat}};
+  }
+  return Json{{"first_player", 0}};
 }
 
 Match opening(const Header& header, const std::vector<Item>& items) {
   const Tag* game = header.find("Game");
-  if (!game) fail(ErrorCode::bad_request, 1, 1, "expected a [Game \"…\"] tag naming the game (cups, coin_duel, oanquan, njaka or duovallis)");
+  if (!game) {
+    std::vector<std::string> ids;
+    for (const auto& type : game_types()) ids.emplace_back(type.id);
+    fail(ErrorCode::bad_request, 1, 1, "expected a [Game \"…\"] tag naming the game (" + join(ids, ", ") + ")");
+  }
   const GameType* type = nullptr;
   try {
     type = &find_game_type(game->value);
@@ -400,13 +413,20 @@ Match opening(const Header& header, const std::vector<Item>& items) {
   const Tag& options_at = options_tag ? *options_tag : *game;
   try {
     const Json options = resolve_options(type->options, given);
-    return Match::restore(type->id, options, first_player_draw(options, header, items));
+    return Match::restore(type->id, options, first_player_draw(*type, options, header, items));
   } catch (const RecordTextError&) {
     throw;
   } catch (const EngineError& e) {
     fail(options_at, e.what(), e.code());
   }
 }
+
+// What the text adds to one action's entry in the record's turns.
+struct ActionNote {
+  std::size_t entry;  // its index in the turns
+  MoveNote note;
+  std::string at;  // when it was played, as written
+};
 
 // Plays the items of the movetext, keeping what the record needs beside the Match's own turns.
 class Importer {
@@ -430,8 +450,7 @@ class Importer {
 
   const Match& match() const { return match_; }
   const std::string& game_comment() const { return game_comment_; }
-  // Each action's entry in the record's turns, with its note.
-  const std::vector<std::pair<std::size_t, MoveNote>>& actions() const { return actions_; }
+  const std::vector<ActionNote>& actions() const { return actions_; }
 
  private:
   std::string example_move() const {
@@ -463,7 +482,8 @@ class Importer {
     const Outcome outcome = is_move ? move(seat, words) : special(number, seat, words);
     if (!outcome.ok()) refused(number, seat, words, *outcome.error);
     record_events(outcome.events, is_move);
-    actions_.push_back({entry, MoveNote{}});
+    actions_.push_back({entry, MoveNote{}, {}});
+    if (at_ < items_.size() && items_[at_].kind == Item::time) actions_.back().at = items_[at_++].text;
   }
 
   Outcome move(std::optional<Seat> seat, const std::vector<const Item*>& words) {
@@ -509,13 +529,13 @@ class Importer {
   }
 
   void comment(const Item& item) {
-    std::string& text = actions_.empty() ? game_comment_ : actions_.back().second.comment;
+    std::string& text = actions_.empty() ? game_comment_ : actions_.back().note.comment;
     text += (text.empty() ? "" : " ") + item.text;
   }
 
   void mark(const Item& item) {
     if (actions_.empty()) fail(item, "the mark `" + item.text + "` must follow a move");
-    auto& note = actions_.back().second;
+    auto& note = actions_.back().note;
     if (note.mark) fail(item, "move " + std::to_string(actions_.size()) + " already has a mark");
     note.mark = mark_of(item.text);
   }
@@ -555,13 +575,14 @@ class Importer {
   std::size_t at_ = 0;
   std::size_t turns_ = 0;
   std::deque<Json> forced_;
-  std::vector<std::pair<std::size_t, MoveNote>> actions_;
+  std::vector<ActionNote> actions_;
   std::string game_comment_;
 };
 
-void annotate(Json& entry, const MoveNote& note) {
-  if (note.mark) entry["mark"] = to_string(*note.mark);
-  if (!note.comment.empty()) entry["comment"] = note.comment;
+void annotate(Json& entry, const ActionNote& action) {
+  if (!action.at.empty()) entry["at"] = action.at;
+  if (action.note.mark) entry["mark"] = to_string(*action.note.mark);
+  if (!action.note.comment.empty()) entry["comment"] = action.note.comment;
 }
 
 Json players_of(const Header& header, int seats) {
@@ -620,6 +641,7 @@ std::string record_to_text(const Json& record, const std::map<int, MoveNote>& no
                                                   ") does not replay: " + outcome->error->message);
     ++number;
     std::string text = std::to_string(number) + ". " + action_text(entry, window);
+    if (const Json at = entry.value("at", Json()); at.is_string()) text += " @" + at.get<std::string>();
     const MoveNote note = note_of(entry, notes, number);
     if (note.mark) text += " " + std::string(kMarkTexts[static_cast<int>(*note.mark)]);
     if (!note.comment.empty()) text += " " + comment_text(note.comment);
@@ -638,7 +660,7 @@ Json record_from_text(std::string_view text) {
   const Match& match = importer.match();
 
   Json record = match.record();
-  for (const auto& [entry, note] : importer.actions()) annotate(record["turns"].at(entry), note);
+  for (const ActionNote& action : importer.actions()) annotate(record["turns"].at(action.entry), action);
   Json players = players_of(header, match.game().players());
   if (!players.empty()) record["players"] = std::move(players);
   if (const Tag* date = header.find("Date")) record["date"] = date->value;

@@ -93,6 +93,18 @@ TEST(RecordText, NotesAddMarksAndCommentsToTheNumberedActions) {
   EXPECT_FALSE(back["turns"][2].contains("comment"));
 }
 
+TEST(RecordText, TheTimeOfEachActionRoundTrips) {
+  Match match = opening_moves("cups", "{}", 2);
+  ASSERT_TRUE(match.resign(0).ok());
+  Json record = match.record();
+  record["turns"][0]["at"] = "2026-11-20T18:04:11.250Z";
+  record["turns"][2]["at"] = "2026-11-20T18:05:02.003Z";  // the resignation
+  const std::string text = record_to_text(record);
+  EXPECT_NE(text.find("1. S0 r1 @2026-11-20T18:04:11.250Z 2. S1 r1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("3. S0 resign @2026-11-20T18:05:02.003Z"), std::string::npos) << text;
+  EXPECT_EQ(record_from_text(text)["turns"], record["turns"]);
+}
+
 TEST(RecordText, ConcedeAndTimeoutAreNumberedActionsWithTheirSeat) {
   Match conceded = opening_moves("coin_duel", R"({"stage":3})", 2);
   ASSERT_TRUE(conceded.special_action("concede", 1).ok());
@@ -190,7 +202,7 @@ TEST(RecordText, BadTextsNameTheLineColumnAndWhatWasExpected) {
       {"unknown tag", "[Game \"cups\"]\n[Event \"club\"]\n", ErrorCode::bad_request, 2, 9,
        "unknown tag `Event`: the tags are Game, Options, Seat0 to Seat3, Date, FirstPlayer and Result"},
       {"no game tag", "1. r4\n", ErrorCode::bad_request, 1, 1,
-       "expected a [Game \"…\"] tag naming the game (cups, coin_duel, oanquan, njaka or duovallis)"},
+       "expected a [Game \"…\"] tag naming the game (cups, coin_duel, oanquan, njaka, duovallis)"},
       {"skipped number", "[Game \"cups\"]\n1. r4 3. r3\n", ErrorCode::bad_request, 2, 7, "expected move number 2, found 3."},
       {"tokens without a number", "[Game \"cups\"]\nr4\n", ErrorCode::bad_request, 2, 1,
        "expected move number 1 (as in `1. r1`), found `r4`"},
@@ -202,6 +214,10 @@ TEST(RecordText, BadTextsNameTheLineColumnAndWhatWasExpected) {
        "`!` is not a mark: marks are ?! (inaccuracy), ? (mistake) and ?? (blunder)"},
       {"resign without a seat", "[Game \"cups\"]\n1. r4 2. resign\n", ErrorCode::bad_request, 2, 10,
        "`resign` needs the seat that did it, as in `2. S0 resign`"},
+      {"first player out of range", "[Game \"njaka\"]\n{three seats}\n1. S2 7\n", ErrorCode::bad_request, 3, 4,
+       "this game's seats are S0 to S1, not S2"},
+      {"FirstPlayer out of range", "[Game \"njaka\"]\n[FirstPlayer \"S4\"]\n", ErrorCode::bad_request, 2, 15,
+       "FirstPlayer is a seat from S0 to S1, not `S4`"},
       {"draw of a fixed first player", "[Game \"cups\"]\n[FirstPlayer \"S1\"]\n", ErrorCode::bad_request, 2, 15,
        "FirstPlayer is the draw of option first_player=random, and this game's first player is set by option first_player=0"},
   };
