@@ -289,7 +289,7 @@ class Lexer {
   // token; `!` marks (good moves in chess) are not part of the format.
   static void add_word(std::vector<Item>& out, const std::string& text, int line, int column) {
     if (text.size() > 1 && text[0] == '@') {
-      out.push_back({Item::time, text.substr(1), line, column});
+      out.push_back({Item::time, text, line, column});
       return;
     }
     const auto mark_start = text.find_first_of("?!");
@@ -305,7 +305,7 @@ class Lexer {
     if (text.size() > 1 && text.back() == '.' && whole_number(text.substr(0, text.size() - 1)))
       out.push_back({Item::number, text.substr(0, text.size() - 1), line, column});
     else if (seat_of(text))
-      out.push_back({Item::seat, text.substr(1), line, column});
+      out.push_back({Item::seat, text, line, column});
     else
       out.push_back({Item::word, text, line, column});
   }
@@ -388,8 +388,8 @@ Json first_player_draw(const GameType& type, const Json& options, const Header& 
   }
   const auto first_move = std::find_if(items.begin(), items.end(), [](const Item& i) { return i.kind == Item::number; });
   if (first_move + 1 < items.end() && first_move[1].kind == Item::seat) {
-    const int seat = *whole_number(first_move[1].text);
-    if (seat >= seats) fail(first_move[1], "this game's seats are S0 to S" + std::to_string(seats - 1) + ", not S" + first_move[1].text);
+    const int seat = *seat_of(first_move[1].text);
+    if (seat >= seats) fail(first_move[1], "this game's seats are S0 to S" + std::to_string(seats - 1) + ", not " + first_move[1].text);
     return Json{{"first_player", seat}};
   }
   return Json{{"first_player", 0}};
@@ -470,7 +470,7 @@ class Importer {
     if (*whole_number(number.text) != expected)
       fail(number, "expected move number " + std::to_string(expected) + ", found " + number.text + ".");
     std::optional<Seat> seat;
-    if (at_ < items_.size() && items_[at_].kind == Item::seat) seat = *whole_number(items_[at_++].text);
+    if (at_ < items_.size() && items_[at_].kind == Item::seat) seat = *seat_of(items_[at_++].text);
     std::vector<const Item*> words;
     while (at_ < items_.size() && items_[at_].kind == Item::word) words.push_back(&items_[at_++]);
     if (words.empty())
@@ -483,7 +483,7 @@ class Importer {
     if (!outcome.ok()) refused(number, seat, words, *outcome.error);
     record_events(outcome.events, is_move);
     actions_.push_back({entry, MoveNote{}, {}});
-    if (at_ < items_.size() && items_[at_].kind == Item::time) actions_.back().at = items_[at_++].text;
+    if (at_ < items_.size() && items_[at_].kind == Item::time) actions_.back().at = items_[at_++].text.substr(1);
   }
 
   Outcome move(std::optional<Seat> seat, const std::vector<const Item*>& words) {

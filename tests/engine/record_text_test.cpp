@@ -203,6 +203,8 @@ TEST(RecordText, BadTextsNameTheLineColumnAndWhatWasExpected) {
        "unknown tag `Event`: the tags are Game, Options, Seat0 to Seat3, Date, FirstPlayer and Result"},
       {"no game tag", "1. r4\n", ErrorCode::bad_request, 1, 1,
        "expected a [Game \"…\"] tag naming the game (cups, coin_duel, oanquan, njaka, duovallis)"},
+      {"a time after a mark", "[Game \"cups\"]\n1. r4 ?! @2026-11-20\n", ErrorCode::bad_request, 2, 10,
+       "expected move number 2 (as in `2. r1`), found `@2026-11-20`"},
       {"skipped number", "[Game \"cups\"]\n1. r4 3. r3\n", ErrorCode::bad_request, 2, 7, "expected move number 2, found 3."},
       {"tokens without a number", "[Game \"cups\"]\nr4\n", ErrorCode::bad_request, 2, 1,
        "expected move number 1 (as in `1. r1`), found `r4`"},
