@@ -10,6 +10,7 @@
 #include "bench.hpp"
 #include "mancala/bot.hpp"
 #include "mancala/match.hpp"
+#include "records.hpp"
 
 namespace {
 
@@ -41,6 +42,12 @@ constexpr const char* kUsage = R"(usage:
       (repeatable for a seed); --think-ms T gives every searching side T ms per move instead,
       --think-ms-b T gives side B its own T ms (what more time is worth: --a uct --b uct
       --think-ms 100 --think-ms-b 200)
+  mancala record-text
+      reads a JSON game record (as random prints) on standard input and prints it as text:
+      tags, then the numbered moves (docs/records.md)
+  mancala record-json
+      reads a game record as text on standard input, replays it, and prints the JSON game
+      record as one line; an error names the line and column
 )";
 
 struct UsageError : std::runtime_error {
@@ -284,6 +291,11 @@ int main(int argc, char** argv) {
     if (command == "random") return random_command(args);
     if (command == "bot") return bot_command(args);
     if (command == "arena") return arena_command(args);
+    if (command == "record-text" || command == "record-json") {
+      if (argc != 2) throw UsageError(command + " takes no arguments or flags: the record comes on standard input");
+      return command == "record-text" ? mancala::cli::record_to_text_command(std::cin, std::cout, std::cerr)
+                                      : mancala::cli::record_to_json_command(std::cin, std::cout, std::cerr);
+    }
     if (command == "bench") {
       return mancala::cli::run_bench({args.positional.begin() + 1, args.positional.end()},
                                      args.seconds);

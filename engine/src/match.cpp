@@ -132,26 +132,25 @@ Match Match::from_record(const Json& record) {
   int step = 0;
   for (const Json& entry : record.value("turns", Json::array())) {
     ++step;
-    Outcome outcome;
-    if (entry.contains("tokens")) {
-      outcome = match.play(entry.at("seat").get<int>(), entry.at("tokens").get<std::string>());
-    } else {
-      const auto kind = entry.value("event", std::string());
-      const auto window = match.claim_window();
-      if (kind == "resign") outcome = match.resign(entry.at("player").get<int>());
-      else if (kind == "timeout") outcome = match.timeout(entry.at("seat").get<int>());
-      else if (match.declares_special(kind)) outcome = match.special_action(kind, entry.at("player").get<int>());
-      else if (window && kind == window->result_event)
-        outcome = entry.value("fallback", false) ? match.close_claim_window()
-                                                 : match.claim(entry.at("winner").get<int>());
-      else continue;  // forced events: replaying the turns reproduces them
-    }
-    if (!outcome.ok())
-      throw EngineError(outcome.error->code, "record step " + std::to_string(step) + " (" +
-                                                 entry.dump() + ") does not replay: " +
-                                                 outcome.error->message);
+    const auto outcome = match.replay_entry(entry);
+    if (outcome && !outcome->ok())
+      throw EngineError(outcome->error->code, "record step " + std::to_string(step) + " (" +
+                                                  entry.dump() + ") does not replay: " +
+                                                  outcome->error->message);
   }
   return match;
+}
+
+std::optional<Outcome> Match::replay_entry(const Json& entry) {
+  if (entry.contains("tokens")) return play(entry.at("seat").get<int>(), entry.at("tokens").get<std::string>());
+  const auto kind = entry.value("event", std::string());
+  const auto window = claim_window();
+  if (kind == "resign") return resign(entry.at("player").get<int>());
+  if (kind == "timeout") return timeout(entry.at("seat").get<int>());
+  if (declares_special(kind)) return special_action(kind, entry.at("player").get<int>());
+  if (window && kind == window->result_event)
+    return entry.value("fallback", false) ? close_claim_window() : claim(entry.at("winner").get<int>());
+  return std::nullopt;
 }
 
 Match::Match(const Match& other)

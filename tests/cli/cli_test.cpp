@@ -35,8 +35,8 @@ CliRun run(const std::string& args, const std::string& input = "") {
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::istringstream lines(result.raw);
   for (std::string line; std::getline(lines, line);)
-    if (!line.empty() && line[0] == '{') result.lines.push_back(Json::parse(line));
-    else if (!line.empty() && line[0] == '[') result.lines.push_back(Json::parse(line));
+    if (!line.empty() && (line[0] == '{' || line[0] == '[') && Json::accept(line))  // not a text record's [Tag "…"]
+      result.lines.push_back(Json::parse(line));
   return result;
 }
 
@@ -192,6 +192,45 @@ TEST(Cli, BotAndArenaRefuseBadUsage) {
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(std::count(r.raw.begin(), r.raw.end(), '\n'), 1) << args << ": " << r.raw;
   }
+}
+
+TEST(Cli, RecordTextAndRecordJsonRoundTripRandomGames) {
+  for (const char* game : {"cups", "njaka --options '{\"players\":3}'", "oanquan"}) {
+    const CliRun random = run(std::string("random ") + game + " --seed 3");
+    ASSERT_EQ(random.lines.size(), 1u) << random.raw;
+    const CliRun text = run("record-text", random.raw);
+    EXPECT_EQ(text.status, 0) << text.raw;
+    EXPECT_TRUE(text.raw.starts_with("[Game \"")) << text.raw;
+    EXPECT_NE(text.raw.find("\n\n1. S"), std::string::npos) << "tags, a blank line, then move 1: " << text.raw;
+    const CliRun back = run("record-json", text.raw);
+    EXPECT_EQ(back.status, 0) << back.raw;
+    ASSERT_EQ(back.lines.size(), 1u) << back.raw;
+    EXPECT_EQ(back.lines[0], random.lines[0]) << "the same record, result included";
+  }
+}
+
+TEST(Cli, RecordJsonNamesTheLineAndColumnOfABadText) {
+  const CliRun r = run("record-json", "[Game \"cups\"]\n1. r9\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.raw, "mancala: illegal_move: line 2, column 4: `r9` is not a legal move for seat 0: legal are r1 r2 r3 r4\n");
+  const CliRun not_json = run("record-text", "[Game \"cups\"]\n");
+  EXPECT_EQ(not_json.status, 1);
+  EXPECT_EQ(std::count(not_json.raw.begin(), not_json.raw.end(), '\n'), 1) << not_json.raw;
+  EXPECT_TRUE(not_json.raw.starts_with("mancala: standard input is not a JSON game record")) << not_json.raw;
+  const CliRun bad_move = run("record-text", R"({"game":"cups","turns":[{"seat":0,"tokens":"c1"}]})");
+  EXPECT_EQ(bad_move.status, 1);
+  EXPECT_NE(bad_move.raw.find("does not replay"), std::string::npos) << bad_move.raw;
+}
+
+TEST(Cli, RecordCommandsTakeNoArgumentsAndAreInTheHelp) {
+  for (const char* args : {"record-text cups", "record-json --seed 1"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(std::count(r.raw.begin(), r.raw.end(), '\n'), 1) << args << ": " << r.raw;
+  }
+  const CliRun help = run("--help");
+  EXPECT_NE(help.raw.find("mancala record-text"), std::string::npos);
+  EXPECT_NE(help.raw.find("mancala record-json"), std::string::npos);
 }
 
 }  // namespace

@@ -68,19 +68,6 @@ std::string hex(std::uint64_t value) {
   return text;
 }
 
-// One step of a record replayed through the same calls Match::from_record makes; nothing for
-// a forced event (replaying the turns reproduces it).
-std::optional<Outcome> replay_step(Match& match, const Json& entry) {
-  if (entry.contains("tokens"))
-    return match.play(entry.at("seat").get<int>(), entry.at("tokens").get<std::string>());
-  const auto kind = entry.value("event", std::string());
-  if (kind == "resign") return match.resign(entry.at("player").get<int>());
-  if (kind == "plex_result")
-    return entry.value("fallback", false) ? match.close_claim_window()
-                                          : match.claim(entry.at("winner").get<int>());
-  return std::nullopt;
-}
-
 struct Replayed {
   std::string signature;
   Json final_state;
@@ -91,7 +78,7 @@ Replayed replay(const Json& record) {
                                record.at("draws"));
   std::uint64_t hash = 0xCBF29CE484222325ULL;
   for (const Json& entry : record.at("turns")) {
-    const auto outcome = replay_step(match, entry);
+    const auto outcome = match.replay_entry(entry);
     if (!outcome) continue;
     if (!outcome->ok()) throw std::runtime_error("does not replay: " + entry.dump());
     fnv1a(hash, entry.dump());

@@ -41,6 +41,9 @@ class Match {
   static Match from_game(std::string_view game_id, const Json& options, std::unique_ptr<Game> game);
   // Replays a game record (notation.md). Throws EngineError when a step does not replay.
   static Match from_record(const Json& record);
+  // Replays one entry of a record's turns: a move, a resignation, a timeout, a special action
+  // or a claim window's settling. Nothing for a forced event (replaying the turns reproduces it).
+  std::optional<Outcome> replay_entry(const Json& entry);
 
   Match(const Match& other);
   Match& operator=(const Match& other);
