@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,32 @@ inline void expect_random_games_replay(const char* game, const Json& options, in
     }
     expect_record_replays(m);
   }
+}
+
+inline std::vector<double> outcome_of(const Game& game) {
+  std::vector<double> out(static_cast<std::size_t>(game.players()));
+  game.outcome(out);
+  return out;
+}
+
+// The exact value of `game` for each seat by exhaustive max-n search (two seats: minimax), or
+// nothing when the game goes on for more than `budget` positions. Deliberately plain: the
+// reference the engine's own solvers are checked against.
+inline std::optional<std::vector<double>> solve(const Game& game, int& budget) {
+  if (--budget < 0) return std::nullopt;
+  if (game.phase() == Phase::over) return outcome_of(game);
+  DecisionList legal;
+  game.legal(legal);
+  std::optional<std::vector<double>> best;
+  const auto mover = static_cast<std::size_t>(game.to_move());
+  for (Decision d : legal) {
+    auto next = game.clone();
+    next->apply(d, nullptr);
+    auto value = solve(*next, budget);
+    if (!value) return std::nullopt;
+    if (!best || (*value)[mover] > (*best)[mover]) best = value;
+  }
+  return best;
 }
 
 }  // namespace mancala::testing
