@@ -287,20 +287,26 @@ std::vector<mancala::analysis::GameStep> read_game(Match& match) {
   return steps;
 }
 
-Json ply_line(std::size_t ply, const mancala::analysis::PlyAnalysis& analysed) {
+// cli.md's line, with its fields in the order the spec gives them.
+std::string ply_line(std::size_t ply, const mancala::analysis::PlyAnalysis& analysed) {
   const auto& position = analysed.position;
-  const auto optional_text = [](const std::optional<std::string>& text) {
+  const auto text_or_null = [](const std::optional<std::string>& text) {
     return text ? Json(*text) : Json(nullptr);
   };
-  return Json{{"ply", ply},
-              {"to_move", position.to_move == mancala::kNoSeat ? Json(nullptr) : Json(position.to_move)},
-              {"eval", position.eval},
-              {"best", optional_text(position.best)},
-              {"played", optional_text(analysed.played)},
-              {"mark", analysed.mark == mancala::analysis::Mark::none
-                           ? Json(nullptr)
-                           : Json(std::string(to_string(analysed.mark)))},
-              {"exact", position.exact}};
+  const auto mark = analysed.mark == mancala::analysis::Mark::none
+                        ? Json(nullptr)
+                        : Json(std::string(to_string(analysed.mark)));
+  return mancala::json_text([&](mancala::JsonWriter& out) {
+    out.begin_object()
+        .field("ply", ply)
+        .key("to_move").seat_or_null(position.to_move)
+        .key("eval").tree(Json(position.eval))
+        .key("best").tree(text_or_null(position.best))
+        .key("played").tree(text_or_null(analysed.played))
+        .key("mark").tree(mark)
+        .field("exact", position.exact)
+        .end_object();
+  });
 }
 
 int analyse_command(const Args& args) {
@@ -312,7 +318,7 @@ int analyse_command(const Args& args) {
     budget = {std::numeric_limits<std::int64_t>::max(), std::chrono::milliseconds(args.think_ms)};
   const auto analysed = mancala::analysis::analyse_game(steps, budget, args.seed);
   for (std::size_t k = 0; k < analysed.plies.size(); ++k)
-    std::cout << ply_line(k, analysed.plies[k]).dump() << '\n';
+    std::cout << ply_line(k, analysed.plies[k]) << '\n';
   std::cout.flush();
   return 0;
 }
