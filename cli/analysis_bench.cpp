@@ -13,6 +13,7 @@
 // it gives the move played is the mark the exact values give (exact drops are 0, 1/2 or 1).
 // Prints the agreement, its two parts, and how many positions the analysis proved itself.
 #include <chrono>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <ctime>
@@ -91,10 +92,14 @@ void speed(const char* label, const char* game_id, const char* options, int max_
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   long long playouts = 0;
   int exact = 0;
+  Json marks = {{"inaccuracy", 0}, {"mistake", 0}, {"blunder", 0}};
   for (const auto& ply : result.plies) {
     playouts += ply.position.playouts;
     exact += ply.position.exact ? 1 : 0;
+    if (ply.mark != analysis::Mark::none) marks[std::string(to_string(ply.mark))] = marks[std::string(to_string(ply.mark))].get<int>() + 1;
   }
+  Json accuracy = Json::array();
+  for (const auto& seat : result.accuracy) accuracy.push_back(seat ? Json(std::round(*seat * 10) / 10) : Json(nullptr));
   std::cout << Json{{"bench", "speed"},
                     {"game", label},
                     {"moves", lines.size()},
@@ -104,7 +109,9 @@ void speed(const char* label, const char* game_id, const char* options, int max_
                     {"cpu_ms_per_position", 1000 * cpu_seconds / static_cast<double>(steps.size())},
                     {"wall_seconds", seconds},
                     {"playouts", playouts},
-                    {"exact_positions", exact}}
+                    {"exact_positions", exact},
+                    {"marks", marks},
+                    {"accuracy", accuracy}}
                    .dump()
             << std::endl;
 }
