@@ -61,15 +61,8 @@ TEST(Analysis, TakesAnImmediateWin) {
     Random rng(seed);
     while (!m.over()) {
       const Game& game = m.game();
-      DecisionList legal;
-      game.legal(legal);
-      std::vector<std::string> winning;
-      for (Decision d : legal) {
-        const auto next = after(game, game.token(d));
-        if (next->phase() == Phase::over && seat_value(testing::outcome_of(*next), game.to_move()) == 1.0)
-          winning.push_back(game.token(d));
-      }
-      if (!winning.empty() && winning.size() < static_cast<std::size_t>(legal.size())) {
+      const auto winning = testing::winning_tokens(game);
+      if (!winning.empty() && winning.size() < testing::legal_tokens(game).size()) {
         const auto result = analysis::analyse_position(game, kSmall, seed);
         EXPECT_NE(std::find(winning.begin(), winning.end(), *result.best), winning.end())
             << "seed " << seed << ": showed " << *result.best;
@@ -89,15 +82,8 @@ TEST(Analysis, ProvesSmallEndgamesExactly) {
   int proven = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     Match m = Match::create("cups", Json::parse(R"({"cups_per_side":3})"), seed);
-    Random rng(seed);
-    std::optional<std::vector<double>> exact;
-    while (!m.over()) {
-      int budget = 20'000;
-      exact = solve(m.game(), budget);
-      if (exact) break;
-      testing::play_random_token(m, rng);
-    }
-    if (m.over() || testing::legal_tokens(m.game()).size() < 2) continue;
+    const auto exact = testing::play_until_solvable(m, seed, 20'000);
+    if (!exact || testing::legal_tokens(m.game()).size() < 2) continue;
     const auto result = analysis::analyse_position(m.game(), analysis::default_budget(2), seed);
     SCOPED_TRACE("seed " + std::to_string(seed));
     ASSERT_TRUE(result.exact);

@@ -362,16 +362,8 @@ TEST(Bot, SearchTakesAnImmediateWin) {
       Random rng(seed);
       while (!m.over()) {
         const Game& game = m.game();
-        DecisionList legal;
-        game.legal(legal);
-        std::vector<std::string> winning;
-        for (Decision d : legal) {
-          auto next = game.clone();
-          next->apply(d, nullptr);
-          if (next->phase() == Phase::over && outcome_of(*next)[static_cast<std::size_t>(game.to_move())] == 1.0)
-            winning.push_back(game.token(d));
-        }
-        if (!winning.empty() && winning.size() < static_cast<std::size_t>(legal.size())) {
+        const auto winning = testing::winning_tokens(game);
+        if (!winning.empty() && winning.size() < testing::legal_tokens(game).size()) {
           const std::string choice = Bot(3, seed, Budget{8, milliseconds(0)}).choose(game).tokens;
           EXPECT_NE(std::find(winning.begin(), winning.end(), choice), winning.end())
               << label(v) << " seed " << seed << ": chose " << choice;
@@ -456,14 +448,8 @@ TEST(Search, SolverProvesEndgamesAndChoosesAProvenBest) {
     Match m = Match::create("cups", Json::parse(R"({"cups_per_side":3})"), seed);
     Random rng(seed);
     // Random play until an exhaustive search of the rest is small.
-    std::optional<std::vector<double>> exact;
-    while (!m.over()) {
-      int budget = 20'000;
-      exact = solve(m.game(), budget);
-      if (exact) break;
-      testing::play_random_token(m, rng);
-    }
-    if (m.over()) continue;
+    const auto exact = testing::play_until_solvable(m, seed, 20'000);
+    if (!exact) continue;
     DecisionList legal;
     m.game().legal(legal);
     if (legal.size() < 2) continue;

@@ -127,6 +127,20 @@ inline std::vector<double> outcome_of(const Game& game) {
   return out;
 }
 
+// The tokens of the decisions that end the game at once with the mover as its winner.
+inline std::vector<std::string> winning_tokens(const Game& game) {
+  DecisionList legal;
+  game.legal(legal);
+  std::vector<std::string> winning;
+  for (Decision d : legal) {
+    auto next = game.clone();
+    next->apply(d, nullptr);
+    if (next->phase() == Phase::over && outcome_of(*next)[static_cast<std::size_t>(game.to_move())] == 1.0)
+      winning.push_back(game.token(d));
+  }
+  return winning;
+}
+
 // The exact value of `game` for each seat by exhaustive max-n search (two seats: minimax), or
 // nothing when the game goes on for more than `budget` positions. Deliberately plain: the
 // reference the engine's own solvers are checked against.
@@ -145,6 +159,18 @@ inline std::optional<std::vector<double>> solve(const Game& game, int& budget) {
     if (!best || (*value)[mover] > (*best)[mover]) best = value;
   }
   return best;
+}
+
+// Random play on `m` (from `seed`) until `solve` settles the rest within `budget` positions:
+// the exact values then, or nothing when the game ended first.
+inline std::optional<std::vector<double>> play_until_solvable(Match& m, std::uint64_t seed, int budget) {
+  Random rng(seed);
+  while (!m.over()) {
+    int left = budget;
+    if (auto exact = solve(m.game(), left)) return exact;
+    play_random_token(m, rng);
+  }
+  return std::nullopt;
 }
 
 }  // namespace mancala::testing
