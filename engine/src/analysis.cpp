@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "mancala/bot.hpp"
 #include "mancala/match.hpp"
 #include "src/search.hpp"
 
@@ -15,16 +16,13 @@ using bots::Clock;
 using bots::SeatValues;
 using bots::Tree;
 
-// Level 5's search (implicit minimax backups of the sharpened material estimate) with the
-// MCTS-Solver on: the solver is what makes small endgames exact, and a proven root ends the
-// search early, so exact positions are also the cheap ones. The leaf searches prove two-seat
-// endgames depth first: with 2,000 positions each and 64 a simulation, 1,121 of 1,121 Cups
-// positions that alpha-beta settles in 300-5,000 positions were proven within 20,000
-// simulations (without them, 20,000 simulations left many of 1,000-5,000 unproven).
-Tree::Settings search_settings() {
-  Tree::Settings settings;
-  settings.heuristic_weight = 0.4;
-  settings.heuristic_sharpness = 4;
+// Level 5's search with the MCTS-Solver on: the solver is what makes small endgames exact, and
+// a proven root ends the search early, so exact positions are also the cheap ones. The leaf
+// searches prove two-seat endgames depth first: with 2,000 positions each and 64 a simulation,
+// 1,121 of 1,121 Cups positions that alpha-beta settles in 300-5,000 positions were proven
+// within 20,000 simulations (without them, 20,000 simulations left many of 1,000-5,000 unproven).
+Tree::Settings analysis_settings() {
+  Tree::Settings settings = bots::search_settings(bots::kMaxLevel);
   settings.solver = true;
   settings.leaf_solve_positions = 2'000;
   settings.leaf_solve_share = 64;
@@ -102,7 +100,7 @@ void complete_turn(Tree& tree, Game& state, const Budget& budget, Clock::time_po
 PositionAnalysis searched(const Game& game, const Budget& budget, std::uint64_t seed) {
   Random rng(seed);
   const auto deadline = budget.time.count() > 0 ? Clock::now() + budget.time : Clock::time_point::max();
-  Tree tree(search_settings());
+  Tree tree(analysis_settings());
   tree.set_root(game, false);
   PositionAnalysis out;
   out.to_move = game.to_move();

@@ -193,4 +193,7 @@ class Tree {
   std::int64_t solve_allowance_ = 0;  // positions the leaf searches may still spend
 };
 
+// The tree settings of a bot level (3-5; 0 for plain UCT), for the bots and for analysis.
+Tree::Settings search_settings(int level);
+
 }  // namespace mancala::bots
