@@ -1,7 +1,7 @@
 // mancala-analysis-bench: what game analysis (mancala/analysis.hpp) costs and how often it is
 // right. A benchmark that prints its figures, not a test:
 //
-//   build/cli/mancala-analysis-bench [--positions K] [--seed N] [--part speed|quality|all]
+//   build/cli/mancala-analysis-bench [--positions K] [--seed N] [--part speed|quality|frontier|all]
 //
 // Speed: a Cups game of 60 moves and a Njaka game of four seats (both played by level 3
 // computer players from the seed) analysed at the default budget; prints the seconds per game
@@ -12,6 +12,8 @@
 // The analysis agrees with the exact values when the best move it shows is optimal and the mark
 // it gives the move played is the mark the exact values give (exact drops are 0, 1/2 or 1).
 // Prints the agreement, its two parts, and how many positions the analysis proved itself.
+// `--part frontier` (not part of `all`) takes the earliest solvable position of each game
+// instead: the hardest the reference settles.
 #include <chrono>
 #include <cmath>
 #include <charconv>
@@ -121,9 +123,13 @@ struct Sample {
   Decision played;
 };
 
-// A random position of the solvable end of a random game (walked back from the end until the
-// reference gives up), with at least two legal decisions, and the random move made there.
-std::optional<Sample> solvable_position(std::uint64_t seed) {
+// Which solvable position of a game the quality figures take: any, or the earliest (the
+// largest the reference settles, where the analysis is least often exact).
+enum class Pick { random, frontier };
+
+// A position of the solvable end of a random game (walked back from the end until the reference
+// gives up), with at least two legal decisions, and the random move made there.
+std::optional<Sample> solvable_position(std::uint64_t seed, Pick pick) {
   Match match = Match::create("cups", Json::object(), seed);
   Random rng(seed);
   std::vector<Sample> game;
@@ -137,6 +143,7 @@ std::optional<Sample> solvable_position(std::uint64_t seed) {
   std::size_t solvable = game.size();
   while (solvable > 0 && solve(*game[solvable - 1].position)) --solvable;
   if (solvable == game.size()) return std::nullopt;
+  if (pick == Pick::frontier) return std::move(game[solvable]);
   return std::move(game[solvable + rng.below(static_cast<std::uint32_t>(game.size() - solvable))]);
 }
 
@@ -176,15 +183,16 @@ void judge(const Sample& sample, std::uint64_t seed, Tally& tally) {
   }
 }
 
-void quality(int wanted, std::uint64_t seed) {
+void quality(int wanted, std::uint64_t seed, Pick pick) {
   Tally tally;
   const auto start = Clock::now();
   for (std::uint64_t game = seed * 1'000'003; tally.positions < wanted; ++game)
-    if (const auto sample = solvable_position(game)) judge(*sample, game, tally);
+    if (const auto sample = solvable_position(game, pick)) judge(*sample, game, tally);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   const auto percent = [&](int count) { return 100.0 * count / tally.positions; };
   std::cout << Json{{"bench", "quality"},
                     {"game", "cups"},
+                    {"pick", pick == Pick::frontier ? "earliest solvable" : "random solvable"},
                     {"positions", tally.positions},
                     {"agreement_percent", percent(tally.both)},
                     {"best_move_optimal_percent", percent(tally.best_optimal)},
@@ -223,13 +231,14 @@ int main(int argc, char** argv) {
     const auto positions = static_cast<int>(flag_value(argc, argv, "--positions", 1000));
     const auto seed = static_cast<std::uint64_t>(flag_value(argc, argv, "--seed", 1));
     const std::string part = flag_text(argc, argv, "--part", "all");
-    if (part != "all" && part != "speed" && part != "quality")
-      throw std::invalid_argument("--part must be speed, quality or all, got '" + part + "'");
-    if (part != "quality") {
+    if (part != "all" && part != "speed" && part != "quality" && part != "frontier")
+      throw std::invalid_argument("--part must be speed, quality, frontier or all, got '" + part + "'");
+    if (part == "all" || part == "speed") {
       speed("cups", "cups", "{}", 60, seed);
       speed("njaka 4 players", "njaka", R"({"players":4})", 1'000'000, seed);
     }
-    if (part != "speed") quality(positions, seed);
+    if (part == "all" || part == "quality") quality(positions, seed, Pick::random);
+    if (part == "frontier") quality(positions, seed, Pick::frontier);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "mancala-analysis-bench: " << e.what() << '\n';

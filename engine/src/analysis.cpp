@@ -76,25 +76,23 @@ PositionAnalysis claim_window_open(const Game& game, const Budget& budget, std::
   return out;
 }
 
-// The rest of the turn after the first decision, as Bot::choose completes one: each later
-// decision tops up the subtree it inherits to a quarter of the budget.
+// The whole turn from the searched root, as Bot::choose completes one: each decision after the
+// first tops up the subtree it inherits to a quarter of the budget.
 void complete_turn(Tree& tree, Game& state, const Budget& budget, Clock::time_point deadline,
                    Random& rng, PositionAnalysis& out) {
   const Seat mover = state.to_move();
   const std::int64_t later = std::max<std::int64_t>(budget.playouts / 4, 1);
   DecisionList legal;
-  for (bool first = true; first || (state.phase() == Phase::play && state.mid_turn() &&
-                                    state.to_move() == mover);
-       first = false) {
+  do {
     state.legal(legal);
     if (legal.empty()) break;
-    if (!first && legal.size() > 1) out.playouts += tree.search(later, deadline, rng);
+    if (!out.best_decisions.empty() && legal.size() > 1) out.playouts += tree.search(later, deadline, rng);
     const Decision d = legal.size() == 1 ? legal[0] : tree.best();
     out.best_decisions.push_back(d);
     *out.best += (out.best->empty() ? "" : " ") + state.token(d);
     state.apply(d, nullptr);
     tree.advance(d);
-  }
+  } while (state.phase() == Phase::play && state.mid_turn() && state.to_move() == mover);
 }
 
 PositionAnalysis searched(const Game& game, const Budget& budget, std::uint64_t seed) {
