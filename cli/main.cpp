@@ -3,11 +3,13 @@
 #include <cmath>
 #include <optional>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "arena.hpp"
 #include "bench.hpp"
+#include "mancala/analysis.hpp"
 #include "mancala/bot.hpp"
 #include "mancala/match.hpp"
 #include "records.hpp"
@@ -48,9 +50,19 @@ constexpr const char* kUsage = R"(usage:
   mancala record-json
       reads a game record as text on standard input, replays it, and prints the JSON game
       record as one line; an error names the line and column
+  mancala analyse <game> [--options JSON] [--seed N] [--think-ms T]
+      reads the moves of a game as replay does, then prints one JSON line per position reached:
+      {"ply","to_move","eval","best","played","mark","exact"} (docs/analysis.md). Without
+      --think-ms the default playout budget decides and the output repeats for a seed; with it,
+      each position is searched for up to T ms
 )";
 
 struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Input lines a command cannot use (exit status 1, as a refused line in `replay`).
+struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -264,6 +276,60 @@ int bot_command(const Args& args) {
   return 0;
 }
 
+// The positions of a game given as input lines, each with the line that left it. A line the
+// game refuses stops everything: a game that does not replay cannot be analysed.
+std::vector<mancala::analysis::GameStep> read_game(Match& match) {
+  std::vector<mancala::analysis::GameStep> steps;
+  steps.push_back({match.game().clone(), std::nullopt});
+  std::string line;
+  for (int number = 1; std::getline(std::cin, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const Outcome outcome = act(match, line);
+    if (!outcome.ok())
+      throw InputError("input line " + std::to_string(number) + " '" + line + "': " +
+                       std::string(to_string(outcome.error->code)) + ": " + outcome.error->message);
+    steps.back().played = line;
+    steps.push_back({match.game().clone(), std::nullopt});
+  }
+  return steps;
+}
+
+// cli.md's line, with its fields in the order the spec gives them.
+std::string ply_line(std::size_t ply, const mancala::analysis::PlyAnalysis& analysed) {
+  const auto& position = analysed.position;
+  const auto text_or_null = [](const std::optional<std::string>& text) {
+    return text ? Json(*text) : Json(nullptr);
+  };
+  const auto mark = analysed.mark == mancala::analysis::Mark::none
+                        ? Json(nullptr)
+                        : Json(std::string(to_string(analysed.mark)));
+  return mancala::json_text([&](mancala::JsonWriter& out) {
+    out.begin_object()
+        .field("ply", ply)
+        .key("to_move").seat_or_null(position.to_move)
+        .key("eval").tree(Json(position.eval))
+        .key("best").tree(text_or_null(position.best))
+        .key("played").tree(text_or_null(analysed.played))
+        .key("mark").tree(mark)
+        .field("exact", position.exact)
+        .end_object();
+  });
+}
+
+int analyse_command(const Args& args) {
+  if (args.positional.size() != 2) throw UsageError("analyse takes one game id");
+  Match match = Match::create(args.positional[1], args.options, args.seed);
+  const auto steps = read_game(match);
+  auto budget = mancala::analysis::default_budget(match.game().players());
+  if (args.think_ms > 0)
+    budget = {std::numeric_limits<std::int64_t>::max(), std::chrono::milliseconds(args.think_ms)};
+  const auto analysed = mancala::analysis::analyse_game(steps, budget, args.seed);
+  for (std::size_t k = 0; k < analysed.plies.size(); ++k)
+    std::cout << ply_line(k, analysed.plies[k]) << '\n';
+  std::cout.flush();
+  return 0;
+}
+
 int arena_command(const Args& args) {
   if (args.positional.size() != 2) throw UsageError("arena takes one game id");
   if (!args.a || !args.b) throw UsageError("arena needs --a LEVEL and --b LEVEL (1 to 5 or uct)");
@@ -296,6 +362,7 @@ int main(int argc, char** argv) {
       return command == "record-text" ? mancala::cli::record_to_text_command(std::cin, std::cout, std::cerr)
                                       : mancala::cli::record_to_json_command(std::cin, std::cout, std::cerr);
     }
+    if (command == "analyse") return analyse_command(args);
     if (command == "bench") {
       return mancala::cli::run_bench({args.positional.begin() + 1, args.positional.end()},
                                      args.seconds);
@@ -304,6 +371,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "mancala: " << e.what() << " (see mancala --help)\n";
     return 2;
+  } catch (const InputError& e) {
+    std::cerr << "mancala: " << e.what() << '\n';
+    return 1;
   } catch (const mancala::EngineError& e) {
     std::cerr << "mancala: " << to_string(e.code()) << ": " << e.what() << '\n';
     return 2;

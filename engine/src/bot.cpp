@@ -52,25 +52,6 @@ struct Bot::Impl {
 
 namespace {
 
-Tree::Settings search_settings(int level) {
-  Tree::Settings settings;
-  // Level 5 also backs up the material value of its positions (implicit minimax), sharpened
-  // fourfold: a lead of an eighth of the pair's material already counts as all but won. Against
-  // plain UCT at 10 ms a move (seed 7, 100 games each) it lifted Duovallis from 0.65 to 0.75,
-  // Njaka from 0.43 to 0.56 and Cups from 0.59 to 0.67 (the last within the noise). Levels 3 and
-  // 4 do without: in Njaka of three and four seats it did not lift 4 vs 3 (0.61 to 0.64, 0.58 to
-  // 0.58).
-  if (level == 5) {
-    settings.heuristic_weight = 0.4;
-    settings.heuristic_sharpness = 4;
-  }
-  if (level == 0) {
-    settings.decisive_moves = false;
-    settings.playouts = kRandomPlayouts;
-  }
-  return settings;
-}
-
 // Whether the turn goes on after one of the mover's decisions (a Coin Duel source, an O An Quan
 // square): then this decision may spend only half of the time that is left.
 bool turn_goes_on(const Game& state, Decision decision) {
@@ -91,6 +72,25 @@ Budget scaled(const Budget& budget, double share) {
 }
 
 }  // namespace
+
+Tree::Settings search_settings(int level) {
+  Tree::Settings settings;
+  // Level 5 also backs up the material value of its positions (implicit minimax), sharpened
+  // fourfold: a lead of an eighth of the pair's material already counts as all but won. Against
+  // plain UCT at 10 ms a move (seed 7, 100 games each) it lifted Duovallis from 0.65 to 0.75,
+  // Njaka from 0.43 to 0.56 and Cups from 0.59 to 0.67 (the last within the noise). Levels 3 and
+  // 4 do without: in Njaka of three and four seats it did not lift 4 vs 3 (0.61 to 0.64, 0.58 to
+  // 0.58).
+  if (level == 5) {
+    settings.heuristic_weight = 0.4;
+    settings.heuristic_sharpness = 4;
+  }
+  if (level == 0) {
+    settings.decisive_moves = false;
+    settings.playouts = kRandomPlayouts;
+  }
+  return settings;
+}
 
 Bot::Bot(int level, std::uint64_t seed, std::optional<Budget> budget) {
   if (level < kMinLevel || level > kMaxLevel)

@@ -54,6 +54,7 @@ void Tree::set_root(const Game& game, bool reuse) {
   const std::uint32_t found = reuse && root_state_ ? find(game) : kNotFound;
   if (found != kNotFound) keep_subtree(found);
   else nodes_.assign(1, Node{});
+  reset_root_totals();
   root_state_ = game.clone();
   state_ = game.clone();
   scratch_ = game.clone();
@@ -116,6 +117,7 @@ void Tree::check_root() {
   for (std::uint32_t i = root.first; i < root.first + root.count; ++i)
     if (!legal_.contains(nodes_[i].decision)) {
       nodes_.assign(1, Node{});
+      reset_root_totals();
       return;
     }
 }
@@ -167,6 +169,8 @@ void Tree::simulate(Random& rng) {
   else if (nodes_[index].proven)
     for (std::size_t q = 0; q < kMaxSeats; ++q) values_[q] = nodes_[index].heuristic[q];
   else policy_->playout(state, settings_.playouts, rng, values_);
+  count_at_root();
+  solve_allowance_ += settings_.leaf_solve_share;
   for (std::uint32_t i : path_) {
     Node& node = nodes_[i];
     ++node.visits;
@@ -177,6 +181,15 @@ void Tree::simulate(Random& rng) {
       Node& node = nodes_[path_[k]];
       if (node.expanded) back_up_heuristic(node);
     }
+}
+
+void Tree::count_at_root() {
+  if (path_.size() < 2) return;
+  const std::size_t child = path_[1] - nodes_[0].first;
+  if (root_totals_.size() <= child) root_totals_.resize(nodes_[0].count);
+  SeatTotals& totals = root_totals_[child];
+  for (std::size_t q = 0; q < kMaxSeats; ++q) totals.sum[q] += values_[q];
+  ++totals.runs;
 }
 
 // Max-n: the node takes the heuristic vector of the child best for that child's mover (all of
@@ -204,6 +217,7 @@ void Tree::back_up_heuristic(Node& node) {
 void Tree::expand(std::uint32_t index, const Game& state, Random& rng) {
   state.legal(legal_);
   if (legal_.empty()) return;  // never in a correct game; the playout stops at once
+  if (index == 0) reset_root_totals();  // the root's children are new
   const Seat mover = state.to_move();
   const auto first = static_cast<std::uint32_t>(nodes_.size());
   if (settings_.decisive_moves) {
@@ -242,8 +256,63 @@ void Tree::evaluate_children(std::uint32_t index, const Game& state) {
     evaluate(*scratch_, values, settings_.heuristic_sharpness);
     for (std::size_t q = 0; q < kMaxSeats; ++q) nodes_[i].heuristic[q] = static_cast<float>(values[q]);
     nodes_[i].proven = settings_.solver && scratch_->phase() == Phase::over;
+    try_to_prove(nodes_[i], *scratch_);
   }
   back_up_heuristic(node);
+}
+
+void Tree::try_to_prove(Node& child, const Game& position) {
+  if (!settings_.solver || settings_.leaf_solve_positions <= 0 || child.proven ||
+      position.players() != 2 || solve_allowance_ < settings_.leaf_solve_positions)
+    return;
+  const auto exact = endgames_.solve(position, settings_.leaf_solve_positions);
+  solve_allowance_ -= endgames_.positions();
+  if (!exact) return;
+  child.heuristic[0] = static_cast<float>(*exact);
+  child.heuristic[1] = static_cast<float>(1 - *exact);
+  child.proven = true;
+}
+
+std::optional<double> EndgameSolver::solve(const Game& game, std::int64_t max_positions) {
+  left_ = max_positions;
+  used_ = 0;
+  if (game.players() != 2) return std::nullopt;
+  return search(game, 0, 0, 1);
+}
+
+std::optional<double> EndgameSolver::search(const Game& game, std::size_t depth, double alpha, double beta) {
+  ++used_;
+  if (--left_ < 0) return std::nullopt;
+  if (game.phase() == Phase::over) {
+    std::array<double, 2> outcome{};
+    game.outcome(outcome);
+    return outcome[0];
+  }
+  if (game.phase() != Phase::play) return std::nullopt;
+  if (scratch_.size() <= depth) {
+    scratch_.push_back(game.clone());
+    legal_.emplace_back();
+  }
+  DecisionList& legal = legal_[depth];
+  game.legal(legal);
+  const bool seat0_moves = game.to_move() == 0;
+  double best = seat0_moves ? 0 : 1;
+  for (Decision d : legal) {
+    Game& next = *scratch_[depth];
+    next.assign(game);
+    next.apply(d, nullptr);
+    const auto value = search(next, depth + 1, alpha, beta);
+    if (!value) return std::nullopt;
+    if (seat0_moves) {
+      best = std::max(best, *value);
+      alpha = std::max(alpha, best);
+    } else {
+      best = std::min(best, *value);
+      beta = std::min(beta, best);
+    }
+    if (alpha >= beta) break;
+  }
+  return best;
 }
 
 // Anti-decisive: once a child is known to hand another seat an immediate win, it is taken
@@ -275,7 +344,9 @@ std::uint32_t Tree::select(const Node& node) const {
   return choice;
 }
 
-Decision Tree::best() const {
+Decision Tree::best() const { return nodes_[best_child()].decision; }
+
+std::uint32_t Tree::best_child() const {
   const Node& root = nodes_[0];
   std::uint32_t choice = root.first;
   // Known results first: a proven sole win before anything, a proven loss after everything.
@@ -286,7 +357,21 @@ Decision Tree::best() const {
   };
   for (std::uint32_t i = root.first; i < root.first + root.count; ++i)
     if (rank(nodes_[i]) > rank(nodes_[choice])) choice = i;
-  return nodes_[choice].decision;
+  return choice;
+}
+
+void Tree::root_values(SeatValues& out) const {
+  const Node& root = nodes_[0];
+  const std::uint32_t child = best_child();
+  const Node& chosen = nodes_[child];
+  const std::size_t slot = child - root.first;
+  if (root.proven || chosen.proven || slot >= root_totals_.size() || root_totals_[slot].runs == 0) {
+    const auto& exact = root.proven ? root.heuristic : chosen.heuristic;
+    for (std::size_t q = 0; q < kMaxSeats; ++q) out[q] = exact[q];
+    return;
+  }
+  const SeatTotals& totals = root_totals_[slot];
+  for (std::size_t q = 0; q < kMaxSeats; ++q) out[q] = totals.sum[q] / totals.runs;
 }
 
 void Tree::advance(Decision decision) {
@@ -298,6 +383,7 @@ void Tree::advance(Decision decision) {
       if (nodes_[i].decision == decision) child = i;
   if (child != kNotFound && root_state_->phase() == Phase::play) keep_subtree(child);
   else nodes_.assign(1, Node{});
+  reset_root_totals();
 }
 
 }  // namespace mancala::bots

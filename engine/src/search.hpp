@@ -5,7 +5,9 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mancala/game.hpp"
@@ -60,6 +62,27 @@ class Policy {
   SeatValues outcome_{};
 };
 
+// Exact results of small two-seat endgames: alpha-beta over the decisions on the game's outcome,
+// within a budget of positions. Scratch copies of the game are kept per depth, so a search
+// allocates nothing once they have grown.
+class EndgameSolver {
+ public:
+  // Seat 0's result of `game` under best play by both seats (1 a win, 1/2 a draw, 0 a loss), or
+  // nothing when that takes more than `max_positions` positions or the game has other than two
+  // seats, or a claim window opens on the way.
+  std::optional<double> solve(const Game& game, std::int64_t max_positions);
+  // Positions the last `solve` visited.
+  std::int64_t positions() const { return used_; }
+
+ private:
+  std::optional<double> search(const Game& game, std::size_t depth, double alpha, double beta);
+
+  std::vector<std::unique_ptr<Game>> scratch_;  // by depth
+  std::deque<DecisionList> legal_;              // by depth (a deque: frames keep references)
+  std::int64_t left_ = 0;
+  std::int64_t used_ = 0;
+};
+
 // A Monte-Carlo search tree (UCT) over decisions: every decision of a turn is a node, and each
 // node keeps the reward of the seat that made its decision, so 3-4 seats work as 2 do. The
 // tree lives on between choices: `set_root` keeps the part below the old root that leads to the
@@ -81,6 +104,15 @@ class Tree {
     // known, or a known child gives its mover a sole win) is proven: simulations stop there and
     // back up its exact value, and a proven root ends the search.
     bool solver = false;
+    // With the solver in a two-seat game: a new node gets an exact alpha-beta search
+    // (EndgameSolver) of at most this many positions, and is proven when it finishes. Without
+    // it a decided endgame is proven breadth first (every child looks equally won, so UCT
+    // spreads its visits evenly) and endgames that alpha-beta settles in a thousand positions
+    // stay unproven after 20,000 simulations. These searches may spend `leaf_solve_share`
+    // positions per simulation on average (a node is tried only while that allowance lasts),
+    // so the search stays about as fast where nothing can be solved. 0 turns it off.
+    std::int64_t leaf_solve_positions = 0;
+    std::int64_t leaf_solve_share = 16;
   };
 
   struct Node {
@@ -110,6 +142,12 @@ class Tree {
   // The root's best decision: the most visited, never one that lets another seat win at once
   // unless every decision does.
   Decision best() const;
+  // Each seat's expected value of the root position (what analysis reports): the exact value once
+  // the root is proven; else that of the child `best` chooses: exact when it is proven, else the
+  // mean rewards of the simulations through it since the root was set (its backed-up heuristic
+  // when none went through it yet). Requires a search that expanded the root.
+  void root_values(SeatValues& out) const;
+  bool root_proven() const { return nodes_[0].proven; }
   // The decision has been made: its node becomes the root. Forgets the tree when the game has
   // ended or waits for a Plex! race (what follows is not determined by the decisions).
   void advance(Decision decision);
@@ -120,7 +158,17 @@ class Tree {
 
  private:
 
+  // Per-seat reward sums of the simulations through one child of the root. Nodes keep only
+  // their mover's reward (the search needs no more); the root's value for every seat needs them.
+  struct SeatTotals {
+    SeatValues sum{};
+    std::uint32_t runs = 0;
+  };
+
   void check_root();
+  void reset_root_totals() { root_totals_.clear(); }
+  void count_at_root();
+  std::uint32_t best_child() const;
   void simulate(Random& rng);
   std::uint32_t select(const Node& node) const;
   void expand(std::uint32_t index, const Game& state, Random& rng);
@@ -129,6 +177,7 @@ class Tree {
   void keep_subtree(std::uint32_t index);
   void back_up_heuristic(Node& node);
   void evaluate_children(std::uint32_t index, const Game& state);
+  void try_to_prove(Node& child, const Game& position);
 
   Settings settings_;
   std::vector<Node> nodes_;
@@ -139,6 +188,12 @@ class Tree {
   std::vector<std::uint32_t> path_;
   DecisionList legal_;
   SeatValues values_{};
+  std::vector<SeatTotals> root_totals_;  // by child: index - root.first
+  EndgameSolver endgames_;
+  std::int64_t solve_allowance_ = 0;  // positions the leaf searches may still spend
 };
+
+// The tree settings of a bot level (3-5; 0 for plain UCT), for the bots and for analysis.
+Tree::Settings search_settings(int level);
 
 }  // namespace mancala::bots

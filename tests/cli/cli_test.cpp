@@ -1,4 +1,5 @@
 // `mancala` end to end: the real executable, its output parsed as JSON.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -231,6 +232,68 @@ TEST(Cli, RecordCommandsTakeNoArgumentsAndAreInTheHelp) {
   const CliRun help = run("--help");
   EXPECT_NE(help.raw.find("mancala record-text"), std::string::npos);
   EXPECT_NE(help.raw.find("mancala record-json"), std::string::npos);
+}
+
+// cli.md's line for each position: exactly these fields, in order of the plies.
+void expect_analysis_line(const Json& line, std::size_t ply, std::size_t seats) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : line.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"best", "eval", "exact", "mark", "played", "ply", "to_move"}));
+  EXPECT_EQ(line["ply"], ply);
+  ASSERT_EQ(line["eval"].size(), seats) << line;
+  double sum = 0;
+  for (const Json& share : line["eval"]) sum += share.get<double>();
+  EXPECT_NEAR(sum, 1.0, 1e-9) << line;
+  EXPECT_TRUE(line["exact"].is_boolean());
+  EXPECT_TRUE(line["mark"].is_null() || line["mark"] == "inaccuracy" || line["mark"] == "mistake" ||
+              line["mark"] == "blunder")
+      << line;
+}
+
+TEST(Cli, AnalysePrintsOneLinePerPositionReached) {
+  const CliRun r = run("analyse cups --seed 4", "r4\nr3\nc4\nresign 1\n");
+  EXPECT_EQ(r.status, 0) << r.raw;
+  EXPECT_EQ(r.raw.rfind(R"({"ply":0,"to_move":0,"eval":[)", 0), 0u) << "the spec's order of fields: " << r.raw;
+  ASSERT_EQ(r.lines.size(), 5u) << r.raw;
+  for (std::size_t k = 0; k < r.lines.size(); ++k) expect_analysis_line(r.lines[k], k, 2);
+  EXPECT_EQ(r.lines[0]["to_move"], 0);
+  EXPECT_EQ(r.lines[0]["played"], "r4");
+  EXPECT_EQ(r.lines[2]["played"], "c4");
+  EXPECT_EQ(r.lines[3]["played"], "resign 1");
+  EXPECT_TRUE(r.lines[3]["mark"].is_null()) << "resigning is not a move to mark";
+  EXPECT_TRUE(r.lines[0]["best"].is_string());
+  // After the resignation nobody moves: the outcome, exact, no best move, nothing played.
+  const Json& end = r.lines[4];
+  EXPECT_TRUE(end["to_move"].is_null());
+  EXPECT_TRUE(end["best"].is_null());
+  EXPECT_TRUE(end["played"].is_null());
+  EXPECT_EQ(end["eval"], Json::parse("[1.0,0.0]"));
+  EXPECT_EQ(end["exact"], true);
+}
+
+TEST(Cli, AnalyseRepeatsForASeedAndShowsWholeTurns) {
+  const CliRun first = run("analyse oanquan --seed 2", "3 cw\n");
+  const CliRun second = run("analyse oanquan --seed 2", "3 cw\n");
+  EXPECT_EQ(first.status, 0) << first.raw;
+  ASSERT_EQ(first.lines.size(), 2u) << first.raw;
+  EXPECT_EQ(first.raw, second.raw);
+  // An O An Quan turn is a square and a direction: the best move names both.
+  const std::string best = first.lines[1]["best"];
+  EXPECT_EQ(std::count(best.begin(), best.end(), ' '), 1) << best;
+}
+
+TEST(Cli, AnalyseRefusesGamesThatDoNotReplayAndBadUsage) {
+  const CliRun illegal = run("analyse cups", "r4\nc9\n");
+  EXPECT_EQ(illegal.status, 1);
+  EXPECT_TRUE(illegal.lines.empty()) << illegal.raw;
+  EXPECT_NE(illegal.raw.find("input line 2 'c9'"), std::string::npos) << illegal.raw;
+  EXPECT_EQ(std::count(illegal.raw.begin(), illegal.raw.end(), '\n'), 1) << illegal.raw;
+  for (const char* args : {"analyse", "analyse chess", "analyse cups --think-ms 0",
+                           R"(analyse cups --options '{"cups_per_side":99}')", "analyse cups --depth 3"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.raw;
+    EXPECT_EQ(std::count(r.raw.begin(), r.raw.end(), '\n'), 1) << args << ": " << r.raw;
+  }
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 namespace mancala {
 namespace {
 
+using testing::outcome_of;
+using testing::solve;
 using bots::Bot;
 using bots::Budget;
 using std::chrono::milliseconds;
@@ -93,12 +95,6 @@ std::vector<double> expected_outcome(const Json& result, int players) {
   }
   if (!result["winner"].is_null())
     for (int p = 0; p < players; ++p) out[static_cast<std::size_t>(p)] = p == result["winner"] ? 1.0 : 0.0;
-  return out;
-}
-
-std::vector<double> outcome_of(const Game& game) {
-  std::vector<double> out(static_cast<std::size_t>(game.players()));
-  game.outcome(out);
   return out;
 }
 
@@ -366,16 +362,8 @@ TEST(Bot, SearchTakesAnImmediateWin) {
       Random rng(seed);
       while (!m.over()) {
         const Game& game = m.game();
-        DecisionList legal;
-        game.legal(legal);
-        std::vector<std::string> winning;
-        for (Decision d : legal) {
-          auto next = game.clone();
-          next->apply(d, nullptr);
-          if (next->phase() == Phase::over && outcome_of(*next)[static_cast<std::size_t>(game.to_move())] == 1.0)
-            winning.push_back(game.token(d));
-        }
-        if (!winning.empty() && winning.size() < static_cast<std::size_t>(legal.size())) {
+        const auto winning = testing::winning_tokens(game);
+        if (!winning.empty() && winning.size() < testing::legal_tokens(game).size()) {
           const std::string choice = Bot(3, seed, Budget{8, milliseconds(0)}).choose(game).tokens;
           EXPECT_NE(std::find(winning.begin(), winning.end(), choice), winning.end())
               << label(v) << " seed " << seed << ": chose " << choice;
@@ -452,25 +440,6 @@ TEST(Search, HeuristicValuesAreBackedUpMaxN) {
   }
 }
 
-// The exact value of `game` for each seat by exhaustive max-n search (two seats: minimax), or
-// nothing when the game goes on for more than `budget` positions.
-std::optional<std::vector<double>> solve(const Game& game, int& budget) {
-  if (--budget < 0) return std::nullopt;
-  if (game.phase() == Phase::over) return outcome_of(game);
-  DecisionList legal;
-  game.legal(legal);
-  std::optional<std::vector<double>> best;
-  const auto mover = static_cast<std::size_t>(game.to_move());
-  for (Decision d : legal) {
-    auto next = game.clone();
-    next->apply(d, nullptr);
-    auto value = solve(*next, budget);
-    if (!value) return std::nullopt;
-    if (!best || (*value)[mover] > (*best)[mover]) best = value;
-  }
-  return best;
-}
-
 // MCTS-Solver: in Cups endgames small enough to solve exhaustively, a search with the solver
 // proves the root, stops early, backs up the exact value and chooses a decision that keeps it.
 TEST(Search, SolverProvesEndgamesAndChoosesAProvenBest) {
@@ -479,14 +448,8 @@ TEST(Search, SolverProvesEndgamesAndChoosesAProvenBest) {
     Match m = Match::create("cups", Json::parse(R"({"cups_per_side":3})"), seed);
     Random rng(seed);
     // Random play until an exhaustive search of the rest is small.
-    std::optional<std::vector<double>> exact;
-    while (!m.over()) {
-      int budget = 20'000;
-      exact = solve(m.game(), budget);
-      if (exact) break;
-      testing::play_random_token(m, rng);
-    }
-    if (m.over()) continue;
+    const auto exact = testing::play_until_solvable(m, seed, 20'000);
+    if (!exact) continue;
     DecisionList legal;
     m.game().legal(legal);
     if (legal.size() < 2) continue;
@@ -512,6 +475,35 @@ TEST(Search, SolverProvesEndgamesAndChoosesAProvenBest) {
   }
   EXPECT_GE(proven, 20);
   EXPECT_GE(wins_kept, 3);
+}
+
+// The endgame search the solver's leaves use agrees with the exhaustive search on every position
+// both finish, gives up (nothing) past its budget, and refuses games of more than two seats.
+TEST(Search, EndgameSolverAgreesWithExhaustiveSearch) {
+  bots::EndgameSolver endgames;
+  int compared = 0, given_up = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    Match m = Match::create("cups", Json::parse(R"({"cups_per_side":3})"), seed);
+    Random rng(seed);
+    while (!m.over()) {
+      int budget = 20'000;
+      const auto exact = solve(m.game(), budget);
+      const auto fast = endgames.solve(m.game(), 20'000);
+      if (exact && fast) {
+        EXPECT_EQ(*fast, (*exact)[0]) << "seed " << seed;
+        ++compared;
+      }
+      if (!fast) {
+        EXPECT_GE(endgames.positions(), 20'000) << "it gives up only past its budget";
+        ++given_up;
+      }
+      testing::play_random_token(m, rng);
+    }
+  }
+  EXPECT_GE(compared, 100);
+  EXPECT_GE(given_up, 10);
+  const Match njaka = Match::create("njaka", Json::parse(R"({"players":3})"), 1);
+  EXPECT_FALSE(endgames.solve(njaka.game(), 1'000'000));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,58 @@ inline void expect_random_games_replay(const char* game, const Json& options, in
     }
     expect_record_replays(m);
   }
+}
+
+inline std::vector<double> outcome_of(const Game& game) {
+  std::vector<double> out(static_cast<std::size_t>(game.players()));
+  game.outcome(out);
+  return out;
+}
+
+// The tokens of the decisions that end the game at once with the mover as its winner.
+inline std::vector<std::string> winning_tokens(const Game& game) {
+  DecisionList legal;
+  game.legal(legal);
+  std::vector<std::string> winning;
+  for (Decision d : legal) {
+    auto next = game.clone();
+    next->apply(d, nullptr);
+    if (next->phase() == Phase::over && outcome_of(*next)[static_cast<std::size_t>(game.to_move())] == 1.0)
+      winning.push_back(game.token(d));
+  }
+  return winning;
+}
+
+// The exact value of `game` for each seat by exhaustive max-n search (two seats: minimax), or
+// nothing when the game goes on for more than `budget` positions. Deliberately plain: the
+// reference the engine's own solvers are checked against.
+inline std::optional<std::vector<double>> solve(const Game& game, int& budget) {
+  if (--budget < 0) return std::nullopt;
+  if (game.phase() == Phase::over) return outcome_of(game);
+  DecisionList legal;
+  game.legal(legal);
+  std::optional<std::vector<double>> best;
+  const auto mover = static_cast<std::size_t>(game.to_move());
+  for (Decision d : legal) {
+    auto next = game.clone();
+    next->apply(d, nullptr);
+    auto value = solve(*next, budget);
+    if (!value) return std::nullopt;
+    if (!best || (*value)[mover] > (*best)[mover]) best = value;
+  }
+  return best;
+}
+
+// Random play on `m` (from `seed`) until `solve` settles the rest within `budget` positions:
+// the exact values then, or nothing when the game ended first.
+inline std::optional<std::vector<double>> play_until_solvable(Match& m, std::uint64_t seed, int budget) {
+  Random rng(seed);
+  while (!m.over()) {
+    int left = budget;
+    if (auto exact = solve(m.game(), left)) return exact;
+    play_random_token(m, rng);
+  }
+  return std::nullopt;
 }
 
 }  // namespace mancala::testing
