@@ -631,10 +631,11 @@ void Room::tell_absent_player_to_move(std::optional<int> mover) {
                           (moved ? moved->name : std::string("Your opponent")) + " has moved: it is your turn."});
 }
 
-void Room::tell_absent_players_of_rematch(int asker) {
-  if (!services_.push) return;
+void Room::tell_players_of_rematch(int asker) {
+  if (!services_.push || !clock_.per_move_at_least(kPushClock)) return;
+  const std::vector<int> asked = rematch_.asked();
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (seats_[i] && static_cast<int>(i) != asker && !seat_connected(static_cast<int>(i)))
+    if (seats_[i] && std::find(asked.begin(), asked.end(), static_cast<int>(i)) == asked.end())
       services_.push->notify({seats_[i]->id, meta_.id, "Rematch?",
                               seats_[static_cast<std::size_t>(asker)]->name + " offers you a rematch."});
 }
@@ -791,7 +792,7 @@ void Room::do_rematch(const Caller& caller) {
   caller.ok();
   send_to_members(std::make_shared<const std::string>(protocol::write_rematch(meta_.id, rematch_.asked())));
   if (everyone) return start_rematch();
-  tell_absent_players_of_rematch(*seat);
+  tell_players_of_rematch(*seat);
 }
 
 std::vector<int> Room::bot_levels() const {

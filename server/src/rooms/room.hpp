@@ -138,10 +138,12 @@ class Room : public std::enable_shared_from_this<Room> {
                      Outcome outcome);
   void announce(const SharedText& update, const SharedText& mover_update, const std::optional<Caller>& caller) const;
   void after_update(const StoredAction& action);
-  // Web Push (push_notices.hpp) to the seat now to move, in a game of a day or more per move,
-  // when none of its connections is in the room; and to absent players offered a rematch.
+  // Web Push (push_notices.hpp) in games of a day or more per move: to the seat now to move when
+  // none of its connections is in the room; and of a rematch offer to the players who have not
+  // asked yet. Those are connected (asking needs every player in the room), but in such a game
+  // a page stays open for days without anyone looking at it.
   void tell_absent_player_to_move(std::optional<int> mover);
-  void tell_absent_players_of_rematch(int asker);
+  void tell_players_of_rematch(int asker);
   void refresh_ratings();
   // The claim window: opened when the game enters one, settled by the first valid claim or,
   // at its deadline, by the game's fallback.
