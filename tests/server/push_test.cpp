@@ -208,75 +208,74 @@ Json opened(const FakePushService::Received& push, const Browser& browser, const
   return Json::parse(server::decrypt_push_message(push.body, browser.key, browser.auth));
 }
 
-TEST(WebPush, TheAbsentPlayerIsToldOfTheOpponentsMoveEncryptedAndSigned) {
+// A server with push on, a stand-in push service, a game of two with a day per move, and seat
+// 1's browser subscribed at `path` on that service.
+struct PushedGame {
+  explicit PushedGame(const std::string& path)
+      : table(open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}})) {
+    const auto subscribed = http_call(server->port(), "POST", "/api/push/subscriptions",
+                                      browser.subscription(service.endpoint(path)), seat1_bearer());
+    if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+  }
+  std::vector<std::pair<std::string, std::string>> seat1_bearer() const {
+    return {{"Authorization", "Bearer " + table.tokens[1]}};
+  }
+  // Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
+  void seat1_leaves() {
+    if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
+    table.clients[1]->drop();
+    wait_presence(*table.clients[0], 1, false);
+  }
+
   TempDir dir;
-  std::string printed_key;
-  const auto server = push_server(dir, &printed_key);
-  std::string body;
-  ASSERT_EQ(http_get(server->port(), "/api/push/key", &body), 200) << body;
-  const std::string server_key = Json::parse(body)["key"];
-  EXPECT_EQ(server_key, printed_key);
-  ASSERT_EQ(decoded(server_key).size(), 65u);
-
+  std::string server_key;  // as --generate-vapid-key printed it
+  std::unique_ptr<ServerProcess> server = push_server(dir, &server_key);
   FakePushService service;
-  Table table = open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}});
+  Table table;
   Browser browser;
-  const auto subscribed = http_call(server->port(), "POST", "/api/push/subscriptions",
-                                    browser.subscription(service.endpoint("/push/seat-1")),
-                                    {{"Authorization", "Bearer " + table.tokens[1]}});
-  ASSERT_EQ(subscribed.status, 201) << subscribed.body.dump();
+};
 
-  // Seat 1 plays its turns with the page open (no push), then closes it.
-  if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
-  table.clients[1]->drop();
-  wait_presence(*table.clients[0], 1, false);
-  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+TEST(WebPush, TheAbsentPlayerIsToldOfTheOpponentsMoveEncryptedAndSigned) {
+  PushedGame game("/push/seat-1");
+  std::string body;
+  ASSERT_EQ(http_get(game.server->port(), "/api/push/key", &body), 200) << body;
+  EXPECT_EQ(Json::parse(body)["key"], game.server_key);
+  ASSERT_EQ(decoded(game.server_key).size(), 65u);
 
-  const auto push = service.next();
+  game.seat1_leaves();
+  move_until_turn_passes(game.table, *game.table.clients[0], 0, nullptr);
+  const auto push = game.service.next();
   EXPECT_EQ(push.target, "/push/seat-1");
-  const Json message = opened(push, browser, server_key, service.origin());
+  const Json message = opened(push, game.browser, game.server_key, game.service.origin());
   EXPECT_EQ(message["title"], "Your move");
   EXPECT_NE(message["body"].get<std::string>().find("it is your turn"), std::string::npos) << message.dump();
-  EXPECT_EQ(message["url"], "#/room/" + table.room);
+  EXPECT_EQ(message["url"], "#/room/" + game.table.room);
   EXPECT_EQ(message.size(), 3u) << "title, body and url only: " << message.dump();
 }
 
-TEST(WebPush, AnAbsentPlayerIsToldOfARematchOffer) {
-  TempDir dir;
-  std::string server_key;
-  const auto server = push_server(dir, &server_key);
-  FakePushService service;
-  Table table = open_table(server->port(), "cups", Json::object(), 2);  // no clock: rematches are told in any game
-  Browser browser;
-  ASSERT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(service.endpoint("/r")),
-                      {{"Authorization", "Bearer " + table.tokens[1]}}).status, 201);
+TEST(WebPush, ARematchOfferIsToldInALongGame) {
+  PushedGame game("/r");
+  Table& table = game.table;
+  // Seat 1 keeps the page open (a rematch needs every player in the room) and looks elsewhere.
   const Json resigned = table.clients[0]->request({{"type", "resign"}, {"room", table.room}});
   ASSERT_EQ(resigned["type"], "update") << resigned.dump();
   wait_update(*table.clients[1], resigned["version"]);
-  table.clients[1]->drop();
-  wait_presence(*table.clients[0], 1, false);
-  ASSERT_EQ(table.clients[0]->request({{"type", "rematch"}, {"room", table.room}})["type"], "ok");
-  const Json message = opened(service.next(), browser, server_key, service.origin());
+  const Json asked = table.clients[0]->request({{"type", "rematch"}, {"room", table.room}});
+  ASSERT_EQ(asked["type"], "ok") << asked.dump();
+  const Json message = opened(game.service.next(), game.browser, game.server_key, game.service.origin());
   EXPECT_EQ(message["title"], "Rematch?");
   EXPECT_NE(message["body"].get<std::string>().find("offers you a rematch"), std::string::npos) << message.dump();
   EXPECT_EQ(message["url"], "#/room/" + table.room);
 }
 
 TEST(WebPush, APushServiceThatHangsOrFailsDoesNotDelayTheNextMove) {
-  TempDir dir;
-  std::string printed_key;
-  const auto server = push_server(dir, &printed_key);
-  FakePushService service;
-  Table table = open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}});
-  Browser browser;
-  ASSERT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(service.endpoint("/p/1")),
-                      {{"Authorization", "Bearer " + table.tokens[1]}}).status, 201);
-  if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
-
+  PushedGame game("/p/1");
+  Table& table = game.table;
+  FakePushService& service = game.service;
   // Seat 1 comes in, plays its turn and leaves, while seat 0's moves keep pushing to it.
   std::unique_ptr<Client> seat1;
   const auto seat1_turn = [&] {
-    seat1 = std::make_unique<Client>(server->port());
+    seat1 = std::make_unique<Client>(game.server->port());
     seat1->request({{"type", "hello"}, {"token", table.tokens[1]}});
     seat1->wait_for_type("room");
     const auto longest = move_until_turn_passes(table, *seat1, 1, table.clients[0].get());
@@ -284,8 +283,7 @@ TEST(WebPush, APushServiceThatHangsOrFailsDoesNotDelayTheNextMove) {
     wait_presence(*table.clients[0], 1, false);
     return longest;
   };
-  table.clients[1]->drop();
-  wait_presence(*table.clients[0], 1, false);
+  game.seat1_leaves();
 
   service.answer_with(FakePushService::Answer::hang);
   const auto before_hang = move_until_turn_passes(table, *table.clients[0], 0, nullptr);
@@ -305,31 +303,21 @@ TEST(WebPush, APushServiceThatHangsOrFailsDoesNotDelayTheNextMove) {
   EXPECT_EQ(second.target, "/p/1");
   std::printf("[ figures ] longest move reply with the push service answering 500: %lld us (seat 1), %lld us (seat 0)\n",
               static_cast<long long>(seat1_after.count()), static_cast<long long>(seat0_after.count()));
-  EXPECT_NE(server->log().find("push_failed"), std::string::npos) << "the hanging push timed out with a log line";
-  EXPECT_TRUE(server->running());
+  EXPECT_NE(game.server->log().find("push_failed"), std::string::npos) << "the hanging push timed out with a log line";
+  EXPECT_TRUE(game.server->running());
 }
 
 TEST(WebPush, APushServiceSayingGoneDeletesTheSubscription) {
-  TempDir dir;
-  std::string printed_key;
-  const auto server = push_server(dir, &printed_key);
-  FakePushService service;
-  service.answer_with(FakePushService::Answer::gone);
-  Table table = open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}});
-  Browser browser;
-  const auto bearer = std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer " + table.tokens[1]}};
-  ASSERT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(service.endpoint("/gone")),
-                      bearer).status, 201);
-  if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
-  table.clients[1]->drop();
-  wait_presence(*table.clients[0], 1, false);
-  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
-  service.next();
+  PushedGame game("/gone");
+  game.service.answer_with(FakePushService::Answer::gone);
+  game.seat1_leaves();
+  move_until_turn_passes(game.table, *game.table.clients[0], 0, nullptr);
+  game.service.next();
   // The deletion follows the 410 on the push thread; its log line says when it is done.
-  for (int i = 0; i < 200 && server->log().find("push_subscription_gone") == std::string::npos; ++i)
+  for (int i = 0; i < 200 && game.server->log().find("push_subscription_gone") == std::string::npos; ++i)
     std::this_thread::sleep_for(50ms);
-  const auto removed = http_call(server->port(), "DELETE", "/api/push/subscriptions",
-                                 Json{{"endpoint", service.endpoint("/gone")}}, bearer);
+  const auto removed = http_call(game.server->port(), "DELETE", "/api/push/subscriptions",
+                                 Json{{"endpoint", game.service.endpoint("/gone")}}, game.seat1_bearer());
   EXPECT_EQ(removed.status, 404) << removed.body.dump();
 }
 
