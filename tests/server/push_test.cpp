@@ -358,6 +358,28 @@ TEST(WebPush, SubscriptionsAreCheckedAndBelongToTheirPlayer) {
                       {{"Authorization", "Bearer " + token}, {"Origin", "https://evil.example"}}).status, 403);
 }
 
+TEST(WebPush, SubscriptionRequestsAreLimitedPerAddress) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  Client guest(server->port());
+  const auto bearer = std::vector<std::pair<std::string, std::string>>{
+      {"Authorization", "Bearer " + guest.hello("Ada")["token"].get<std::string>()}};
+  Browser browser;
+  int accepted = 0;
+  HttpReply reply;
+  for (int i = 0; i < 40; ++i) {
+    reply = http_call(server->port(), "POST", "/api/push/subscriptions",
+                      browser.subscription("https://push.example.net/" + std::to_string(i)), bearer);
+    if (reply.status != 201) break;
+    ++accepted;
+  }
+  EXPECT_EQ(accepted, 30) << "30 in 10 minutes per address";
+  EXPECT_EQ(reply.status, 429);
+  EXPECT_EQ(reply.body["error"]["code"], "rate_limited");
+  EXPECT_FALSE(reply.retry_after.empty());
+}
+
 TEST(WebPush, WithoutAKeyThereIsNoPush) {
   ServerProcess server;
   std::string body;
