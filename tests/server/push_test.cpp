@@ -380,6 +380,21 @@ TEST(WebPush, SubscriptionRequestsAreLimitedPerAddress) {
   EXPECT_FALSE(reply.retry_after.empty());
 }
 
+TEST(WebPush, AnAccountSubscribesByItsSession) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  const auto signed_up = http_call(server->port(), "POST", "/api/accounts",
+                                   Json{{"name", "Cleo"}, {"password", "correct horse battery"}});
+  ASSERT_EQ(signed_up.status, 201) << signed_up.body.dump();
+  const auto session = std::vector<std::pair<std::string, std::string>>{{"Cookie", cookie_of(signed_up.set_cookie)}};
+  Browser browser;
+  const Json endpoint{{"endpoint", "https://push.example.net/cleo"}};
+  ASSERT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(endpoint["endpoint"]),
+                      session).status, 201);
+  EXPECT_EQ(http_call(server->port(), "DELETE", "/api/push/subscriptions", endpoint, session).status, 200);
+}
+
 TEST(WebPush, WithoutAKeyThereIsNoPush) {
   ServerProcess server;
   std::string body;
