@@ -8,10 +8,11 @@ RUN bash -c 'source scripts/common.sh && ensure_packages "${BUILD_PACKAGES[@]}"'
 COPY . .
 RUN bash -c 'source scripts/common.sh && build mancala mancala-server'
 
-# Runtime: only the shared libraries the two executables use, the executables and the web client.
+# Runtime: only the shared libraries the two executables use (libssl3 and the CA certificates for
+# Web Push over TLS), the executables and the web client.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 curl \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libssl3 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mancala \
     && mkdir -p /data && chown mancala:mancala /data

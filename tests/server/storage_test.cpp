@@ -237,6 +237,31 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
 }
 
 // The history list: filters, privacy and paging (absent filters are bound as NULL).
+TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) {
+  auto storage = open();
+  for (const char* id : {"p1", "p2"})
+    ASSERT_TRUE(wait([&](auto done) { storage->create_player({id, id, std::string(64, id[1])}, done); }));
+  auto& push = storage->push_subscriptions();
+  push.add({"https://push.example/a", "p1", "key-a", "auth-a"});
+  push.add({"https://push.example/b", "p1", "key-b", "auth-b"});
+  EXPECT_EQ(push.of_player("p1").size(), 2u);
+  push.add({"https://push.example/a", "p2", "key-a2", "auth-a2"});  // the browser changed hands
+  ASSERT_EQ(push.of_player("p2").size(), 1u);
+  EXPECT_EQ(push.of_player("p2")[0].p256dh, "key-a2");
+  EXPECT_EQ(push.of_player("p1").size(), 1u);
+  EXPECT_FALSE(push.remove("p1", "https://push.example/a")) << "p2's now";
+  EXPECT_TRUE(push.remove("p2", "https://push.example/a"));
+  push.forget("https://push.example/b");
+  EXPECT_TRUE(push.of_player("p1").empty());
+  for (int i = 0; i < PushSubscriptions::kPerPlayer + 3; ++i)
+    push.add({"https://push.example/n" + std::to_string(i), "p1", "k", "a"});
+  const auto kept = push.of_player("p1");
+  ASSERT_EQ(kept.size(), static_cast<std::size_t>(PushSubscriptions::kPerPlayer));
+  const std::string newest = "https://push.example/n" + std::to_string(PushSubscriptions::kPerPlayer + 2);
+  EXPECT_TRUE(std::any_of(kept.begin(), kept.end(), [&](const auto& s) { return s.endpoint == newest; }))
+      << "the newest stays";
+}
+
 TEST_P(StorageTest, ListGamesFiltersAndPages) {
   auto storage = open();
   ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));

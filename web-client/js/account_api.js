@@ -50,3 +50,9 @@ export const resetPassword = (code, newPassword) => call('POST', '/api/password-
 // A player's profile by account name or player id; a game's leaderboard.
 export const playerProfile = (nameOrId) => call('GET', `/api/players/${encodeURIComponent(nameOrId)}`);
 export const leaderboard = (game) => call('GET', `/api/leaderboard/${encodeURIComponent(game)}`);
+
+// Web Push (protocol README "Web Push"): the server's VAPID key (404 when it sends no push), and
+// this browser's subscription for the player of the session or of the guest `token`.
+export const pushKey = () => call('GET', '/api/push/key');
+export const subscribePush = (subscription, token) => call('POST', '/api/push/subscriptions', { body: subscription, token });
+export const unsubscribePush = (endpoint, token) => call('DELETE', '/api/push/subscriptions', { body: { endpoint }, token });

@@ -22,6 +22,7 @@ import { showNamePage } from './name_page.js';
 import { showAccountPage, showResetPage } from './account_page.js';
 import { showProfile } from './profile.js';
 import { showLeaderboard } from './leaderboard.js';
+import { pushSupported, serverKey, currentSubscription, subscribe, unsubscribe, followWorker } from './push.js';
 
 const main = document.getElementById('main');
 const conn = new Connection();
@@ -169,6 +170,40 @@ function setupSpeed() {
   beepBox.addEventListener('change', () => sound.set(beepBox.checked));
 }
 
+// The opt-in for Web Push, shown only when the server sends pushes and the browser can receive
+// them. Permission is asked for only on the click. A guest's pushes go to its token's player,
+// an account's to the session's.
+async function setupPush() {
+  const button = document.getElementById('push');
+  // data-state, for the browser tests: why the button is hidden, or that it is shown.
+  if (!pushSupported()) { button.dataset.state = 'unsupported'; return; }
+  const key = await serverKey();
+  if (!key) { button.dataset.state = 'off'; return; }
+  let subscribed = Boolean(await currentSubscription().catch(() => null));
+  const draw = () => {
+    button.textContent = subscribed ? 'Stop telling me when it is my move' : 'Tell me when it is my move';
+    button.setAttribute('aria-pressed', String(subscribed));
+  };
+  draw();
+  button.hidden = false;
+  button.dataset.state = 'ready';
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      if (subscribed) await unsubscribe(identity.get()?.token);
+      else await subscribe(key, identity.get()?.token);
+      subscribed = !subscribed;
+      toast(subscribed ? 'You will be told when it is your move in games of a day or more per move.'
+        : 'No more move notifications in this browser.', 'notice');
+    } catch (error) {
+      toast(`Move notifications: ${error.message}`);
+    } finally {
+      button.disabled = false;
+      draw();
+    }
+  });
+}
+
 // Who this browser is: the session cookie's account (its hello carries neither name nor token;
 // a guest token kept from before is forgotten), else the guest kept in localStorage.
 function connect(who) {
@@ -202,4 +237,6 @@ async function start() {
 }
 
 setupSpeed();
+setupPush();
+followWorker((route) => app.navigate(route));
 start();

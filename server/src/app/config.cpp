@@ -34,6 +34,12 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       NAME sets a new password, then exit (there is no e-mail)
   --silence WHO --for D  refuse the chat of WHO (an account name or a player id) for D
                       (e.g. 30m, 24h, 7d), then exit; --unsilence WHO lifts it
+  --vapid-key FILE    Web Push on (issue 33): the VAPID private key (PEM, P-256) that signs
+                      the server's pushes; without it there is no push and no button for it
+  --vapid-subject S   with --vapid-key: how a push service reaches the operator, mailto:… or
+                      https://…
+  --generate-vapid-key FILE  write a new VAPID key to FILE (readable by its owner only), print
+                      its public key, then exit
   --public-url URL    the address people open, e.g. https://mancala.example; then only its
                       origin (and --allow-origin) may open a WebSocket, whatever Host says.
                       Without it only a loopback or --bind Host vouches for its own origin
@@ -48,6 +54,8 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       (1-1000, default 1), so a test sees a timeout without waiting for it
   --test-read-delay-ms N  for tests only: every database read after the start waits N ms
                       (0-10000, default 0), to show that no network thread waits for one
+  --test-push-http-loopback  for tests only: push endpoints on http://127.0.0.1 are accepted
+                      too (a test's stand-in push service); real ones are https only
   --test-page-limit-file F  for tests only (SQLite): the database may grow to the number of
                       pages written in F, read again before every move is stored
   --help              this text
@@ -133,6 +141,10 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--silence") config.silence_who = value();
     else if (flag == "--unsilence") config.unsilence_who = value();
     else if (flag == "--for") config.silence_for = parse_duration(value());
+    else if (flag == "--generate-vapid-key") config.generate_vapid_key = value();
+    else if (flag == "--vapid-key") config.vapid_key = value();
+    else if (flag == "--vapid-subject") config.vapid_subject = value();
+    else if (flag == "--test-push-http-loopback") config.test_push_http_loopback = true;
     else if (flag == "--public-url") {
       const std::string url = value();  // empty: not set, so that a blank setting can be passed on
       config.public_origin = url.empty() ? "" : origin_of_url(url);
@@ -158,6 +170,10 @@ Config parse_command_line(int argc, const char* const* argv) {
   if (!config.silence_who.empty() && config.silence_for.count() == 0)
     throw UsageError("--silence needs --for, such as --for 24h");
   if (config.max_connections == 0) config.max_connections = default_max_connections();
+  const bool contact = config.vapid_subject.rfind("mailto:", 0) == 0 || config.vapid_subject.rfind("https://", 0) == 0;
+  if (!config.vapid_key.empty() && !contact)
+    throw UsageError("--vapid-key needs --vapid-subject mailto:you@example.org (or an https:// page): "
+                     "push services contact the operator there");
   return config;
 }
 

@@ -28,6 +28,10 @@ struct Config {
   std::string silence_who;        // --silence WHO --for D: refuse WHO's chat for D, then exit
   std::string unsilence_who;      // --unsilence WHO
   std::chrono::seconds silence_for{0};
+  std::string generate_vapid_key;  // --generate-vapid-key FILE: write a new VAPID key and exit
+  std::string vapid_key;           // --vapid-key FILE: Web Push on, signed with this key
+  std::string vapid_subject;       // --vapid-subject: mailto: or https: contact for push services
+  bool test_push_http_loopback = false;  // tests only: push endpoints on http://127.0.0.1 too
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this

@@ -16,6 +16,7 @@
 #include "metrics.hpp"
 #include "pg_connection.hpp"
 #include "storage.hpp"
+#include "web_push.hpp"
 
 namespace mancala::server {
 namespace {
@@ -102,6 +103,28 @@ int set_silence(const Config& config) {
   return 0;
 }
 
+// A new VAPID key for --vapid-key; its public half is printed (the operator may check it
+// against what /api/push/key serves).
+int generate_vapid_key(const Config& config) {
+  const EcKey key = EcKey::generate();
+  key.write_pem_file(config.generate_vapid_key);
+  std::cout << "wrote a VAPID key to " << config.generate_vapid_key << "; its public key is "
+            << base64url(key.public_point()) << "\n";
+  return 0;
+}
+
+// Web Push when the operator gave a key (read before anything starts, so a bad key stops the
+// start at once); nothing otherwise.
+std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKey> vapid_key, Storage& storage) {
+  if (!vapid_key) return nullptr;
+  WebPushSettings settings;
+  settings.subject = config.vapid_subject;
+  settings.endpoints.allow_loopback_http = config.test_push_http_loopback;
+  auto push = std::make_unique<WebPush>(std::move(*vapid_key), settings, storage.push_subscriptions());
+  log_info("web_push_on", {{"public_key", push->public_key()}});
+  return push;
+}
+
 int run_server(const Config& config) {
   set_log_level(config.log_level);
   if (!config.backup_to.empty()) {
@@ -110,9 +133,12 @@ int run_server(const Config& config) {
     return 0;
   }
 
+  if (!config.generate_vapid_key.empty()) return generate_vapid_key(config);
   if (!config.reset_password_of.empty()) return print_password_reset(config);
   if (!config.silence_who.empty() || !config.unsilence_who.empty()) return set_silence(config);
 
+  std::optional<EcKey> vapid_key;
+  if (!config.vapid_key.empty()) vapid_key = EcKey::from_pem_file(config.vapid_key);
   Metrics metrics;
   // PostgreSQL may be shared by several processes: each owns its rooms through the registry.
   // The membership comes first, so that the registry's tables exist before the first write.
@@ -133,6 +159,8 @@ int run_server(const Config& config) {
   Hub hub(io, storage, players, metrics, bot_pool);
   metrics.room_counts = [&hub] { return hub.room_counts(); };
   hub.set_clock_speed(config.clock_speed);
+  const std::unique_ptr<WebPush> push = start_web_push(config, std::move(vapid_key), storage);
+  hub.set_push_notices(push.get());
   // Rooms owned by other processes and their lobby entries, over LISTEN/NOTIFY.
   std::unique_ptr<ClusterRouter> router;
   if (membership) {
@@ -154,7 +182,9 @@ int run_server(const Config& config) {
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
                             config.public_origin, config.bind,     config.max_connections, login_limits,
-                            config.trusted_proxies};
+                            config.trusted_proxies,
+                            push ? push->public_key() : "",
+                            {config.test_push_http_loopback}};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -182,6 +212,7 @@ int run_server(const Config& config) {
   for (auto& thread : threads) thread.join();
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
+  if (push) push->stop();  // notices still queued are dropped; the one being sent ends by its timeout
   hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
   // Only now, with every queued move committed: leave the registry, so the others take our rooms

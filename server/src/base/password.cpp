@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "base64url.hpp"
 #include "sha256.hpp"
 #include "text.hpp"
 
@@ -68,9 +69,7 @@ std::string new_secret() {
   ensure_sodium();
   std::array<unsigned char, 32> bytes{};
   randombytes_buf(bytes.data(), bytes.size());
-  std::array<char, sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING)> text{};
-  sodium_bin2base64(text.data(), text.size(), bytes.data(), bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-  return text.data();
+  return base64url(bytes.data(), bytes.size());
 }
 
 std::string secret_hash(std::string_view secret) { return to_hex(sha256(secret)); }

@@ -33,7 +33,7 @@ std::function<void(bool)> Hub::on_io(std::function<void(bool)> then) {
   return [this, then = std::move(then)](bool committed) { net::post(io_, [then, committed] { then(committed); }); };
 }
 
-Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_, readers_}; }
+Room::Services Hub::services() { return Room::Services{io_, *this, storage_, metrics_, bot_pool_, time_, readers_, push_}; }
 
 void Hub::restore_rooms(const std::function<bool(const std::string& room_id)>& take) {
   int restored = 0;

@@ -45,6 +45,8 @@ class Hub final : public RoomHost {
   std::vector<std::string> take_over_rooms(const std::vector<std::string>& room_ids);
   // Game clocks and grace times run `speed` times faster (tests only); before restore_rooms.
   void set_clock_speed(double speed) { time_ = TimeSource(speed); }
+  // Where rooms send their notices for absent players (Web Push); null: nowhere. Before the start.
+  void set_push_notices(PushNotices* push) { push_ = push; }
   // Where rooms and the history API read from the database (see reader_pool.hpp).
   ReaderPool& readers() { return readers_; }
   // Other processes share the database (PostgreSQL cluster): tokens unknown here are looked up.
@@ -128,6 +130,7 @@ class Hub final : public RoomHost {
   Metrics& metrics_;
   BotPool& bot_pool_;
   TimeSource time_;
+  PushNotices* push_ = nullptr;
   bool shared_database_ = false;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;

@@ -17,6 +17,9 @@ namespace {
 
 constexpr std::int64_t kMaxSyncUpdates = 500;
 constexpr auto kReadBackInterval = std::chrono::milliseconds(250);
+// Games with at least this much time per move are left between moves, so their players are
+// told by Web Push; in faster games they are at the board, and a notification would be noise.
+constexpr auto kPushClock = std::chrono::hours(24);
 
 void fail_with(const Caller& caller, const MoveError& error) {
   Json details = Json::object();
@@ -613,6 +616,28 @@ void Room::after_update(const StoredAction& action) {
   }
   open_claim_window();
   let_bot_think();
+  tell_absent_player_to_move(action.seat);
+}
+
+void Room::tell_absent_player_to_move(std::optional<int> mover) {
+  if (!services_.push || !clock_.per_move_at_least(kPushClock)) return;
+  const Seat next = match_.game().to_move();
+  // Once per move of the opponent: a turn of several decisions tells only when it passes.
+  if (next == kNoSeat || (mover && next == *mover) || seat_connected(next)) return;
+  const auto& player = seats_[static_cast<std::size_t>(next)];
+  if (!player) return;  // a computer player's seat
+  const auto& moved = mover ? seats_[static_cast<std::size_t>(*mover)] : nullptr;
+  services_.push->notify({player->id, meta_.id, "Your move",
+                          (moved ? moved->name : std::string("Your opponent")) + " has moved: it is your turn."});
+}
+
+void Room::tell_players_of_rematch(int asker) {
+  if (!services_.push || !clock_.per_move_at_least(kPushClock)) return;
+  const std::vector<int> asked = rematch_.asked();
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i] && std::find(asked.begin(), asked.end(), static_cast<int>(i)) == asked.end())
+      services_.push->notify({seats_[i]->id, meta_.id, "Rematch?",
+                              seats_[static_cast<std::size_t>(asker)]->name + " offers you a rematch."});
 }
 
 // The ratings the result's commit wrote are read back for the seats (never on the strand),
@@ -766,7 +791,8 @@ void Room::do_rematch(const Caller& caller) {
   const bool everyone = rematch_.ask(*seat, bot_levels());
   caller.ok();
   send_to_members(std::make_shared<const std::string>(protocol::write_rematch(meta_.id, rematch_.asked())));
-  if (everyone) start_rematch();
+  if (everyone) return start_rematch();
+  tell_players_of_rematch(*seat);
 }
 
 std::vector<int> Room::bot_levels() const {

@@ -19,6 +19,7 @@
 #include "connection.hpp"
 #include "mancala/match.hpp"
 #include "net.hpp"
+#include "push_notices.hpp"
 #include "chat_log.hpp"
 #include "rematch.hpp"
 #include "room_clock.hpp"
@@ -45,6 +46,7 @@ class Room : public std::enable_shared_from_this<Room> {
     BotPool& bot_pool;
     const TimeSource& time;  // game clocks and grace times run on it
     ReaderPool& readers;     // stored actions are read and replayed there, never on the strand
+    PushNotices* push = nullptr;  // tells absent players of their move (Web Push); null: off
   };
 
   // `meta` as stored; `match` is the game at `version` (the opening one for a new room);
@@ -136,6 +138,12 @@ class Room : public std::enable_shared_from_this<Room> {
                      Outcome outcome);
   void announce(const SharedText& update, const SharedText& mover_update, const std::optional<Caller>& caller) const;
   void after_update(const StoredAction& action);
+  // Web Push (push_notices.hpp) in games of a day or more per move: to the seat now to move when
+  // none of its connections is in the room; and of a rematch offer to the players who have not
+  // asked yet. Those are connected (asking needs every player in the room), but in such a game
+  // a page stays open for days without anyone looking at it.
+  void tell_absent_player_to_move(std::optional<int> mover);
+  void tell_players_of_rematch(int asker);
   void refresh_ratings();
   // The claim window: opened when the game enters one, settled by the first valid claim or,
   // at its deadline, by the game's fallback.

@@ -45,6 +45,10 @@ class RoomClock {
   RoomClock(Strand strand, const TimeSource& time, const Json& settings, int seats);
 
   bool on() const { return settings_.has_value(); }
+  // A correspondence clock giving at least `time` for each move: a game people leave between moves.
+  bool per_move_at_least(std::chrono::milliseconds time) const {
+    return settings_ && settings_->kind == ClockSettings::Kind::correspondence && settings_->per_move >= time;
+  }
   SystemTime now() const { return time_.now(); }
   // GameMeta::clock's form; null without a clock.
   Json time_control() const { return settings_ ? settings_->to_json() : Json(); }

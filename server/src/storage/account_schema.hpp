@@ -1,5 +1,5 @@
 #pragma once
-// Migrations 5 (accounts and ratings, issue 31) and 6 (chat), in SQL that SQLite and
+// Migrations 5 (accounts and ratings, issue 31), 6 (chat) and 7 (Web Push), in SQL that SQLite and
 // PostgreSQL both read alike, so both migration lists name these texts.
 
 namespace mancala::server {
@@ -81,6 +81,21 @@ inline constexpr const char* kChatMigration = R"sql(
     until TEXT NOT NULL
   );
   ALTER TABLE games ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 1;
+)sql";
+
+// Migration 7 (Web Push, issue 33), the same for both databases: the browsers that asked to be
+// told when it is their player's move. The endpoint is the push service's address for one
+// browser; p256dh and auth (base64url) are what its messages are encrypted for. Deleted when
+// the player unsubscribes or the push service says the subscription is gone (404, 410).
+inline constexpr const char* kPushMigration = R"sql(
+  CREATE TABLE push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+  CREATE INDEX push_subscriptions_by_player ON push_subscriptions(player_id, created);
 )sql";
 
 }  // namespace mancala::server

@@ -1,5 +1,5 @@
 #pragma once
-// The AccountStore and the ChatStore in SQL both databases read alike, and a finished game's effect on its
+// The AccountStore, the ChatStore and the PushSubscriptions in SQL both databases read alike, and a finished game's effect on its
 // players' records and ratings, written inside the transaction that stores its last update.
 #include <functional>
 #include <memory>
@@ -8,6 +8,7 @@
 
 #include "accounts.hpp"
 #include "chat_store.hpp"
+#include "push_subscriptions.hpp"
 
 namespace mancala::server {
 
@@ -26,6 +27,8 @@ template <class Connection>
 std::unique_ptr<AccountStore> make_account_store(SqlAccess<Connection> access);
 template <class Connection>
 std::unique_ptr<ChatStore> make_chat_store(SqlAccess<Connection> access);
+template <class Connection>
+std::unique_ptr<PushSubscriptions> make_push_subscriptions(SqlAccess<Connection> access);
 
 // Stores each person seat's outcome and, for a rated game, every account's new Glicko-2
 // rating and its point in the history. A game counts once: its history rows are keyed by game.

@@ -88,6 +88,8 @@ const char* const kMigrations[] = {
     kAccountsMigration,
     // 6: room chat, reports, silences (account_schema.hpp).
     kChatMigration,
+    // 7: Web Push subscriptions (account_schema.hpp).
+    kPushMigration,
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

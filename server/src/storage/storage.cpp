@@ -114,6 +114,8 @@ const char* const kMigrations[] = {
     kAccountsMigration,
     // 6: room chat, reports, silences (account_schema.hpp).
     kChatMigration,
+    // 7: Web Push subscriptions (account_schema.hpp).
+    kPushMigration,
 };
 
 void migrate(Database& db) {
@@ -298,6 +300,7 @@ class SqlStorage final : public Storage {
   GamePage list_games(const GameQuery& query) override;
   AccountStore& accounts() override { return *accounts_; }
   ChatStore& chat() override { return *chat_; }
+  PushSubscriptions& push_subscriptions() override { return *push_subscriptions_; }
   bool healthy() override;
   StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
@@ -318,6 +321,7 @@ class SqlStorage final : public Storage {
   std::vector<std::unique_ptr<Connection>> idle_readers_;
   std::unique_ptr<AccountStore> accounts_;
   std::unique_ptr<ChatStore> chat_;
+  std::unique_ptr<PushSubscriptions> push_subscriptions_;
 };
 
 template <class Dialect>
@@ -336,6 +340,7 @@ SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_laten
       }};
   accounts_ = make_account_store<Connection>(access);
   chat_ = make_chat_store<Connection>(access);
+  push_subscriptions_ = make_push_subscriptions<Connection>(access);
 }
 
 template <class Dialect>

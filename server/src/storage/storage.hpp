@@ -15,6 +15,7 @@
 
 #include "accounts.hpp"
 #include "chat_store.hpp"
+#include "push_subscriptions.hpp"
 #include "storage_trouble.hpp"
 #include "stored_game.hpp"
 
@@ -105,6 +106,8 @@ class Storage {
   virtual AccountStore& accounts() = 0;
   // Room chat, reports and silences (chat_store.hpp).
   virtual ChatStore& chat() = 0;
+  // Web Push subscriptions (push_subscriptions.hpp).
+  virtual PushSubscriptions& push_subscriptions() = 0;
   virtual bool healthy() = 0;
   // Why writes fail just now (the last one failed because the database could not be reached
   // or its disk was full); `none` while they succeed.

@@ -5,6 +5,7 @@
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/registry.hpp"
 #include "password.hpp"
+#include "push_crypto.hpp"
 #include "random.hpp"
 #include "session_cookie.hpp"
 #include "http_session.hpp"
@@ -288,6 +289,94 @@ StringResponse show_leaderboard(const HttpRequest& request, const HttpContext& c
   return answer(request, http::status::ok, Json{{"game", game}, {"players", std::move(players)}});
 }
 
+// ---- Web Push subscriptions (issue 33) -------------------------------------------------
+
+constexpr std::size_t kMaxEndpoint = 2048;
+constexpr std::size_t kAuthSecretSize = 16;
+
+void check_push_on(const HttpContext& context) {
+  if (context.push_key.empty())
+    throw Refusal{http::status::not_found, "push_off", "this server sends no push notifications", {}};
+}
+
+// Every subscription request counts, so a client cannot fill the table or make the server post
+// to endpoints of its choosing at speed.
+void count_push_request(const HttpContext& context, const std::string& address) {
+  if (const auto wait = context.login_limits.push_by_address.wait(address)) {
+    log_warn("push_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+    throw Refusal{http::status::too_many_requests, "rate_limited",
+                  "too many push subscription requests; try again in " + std::to_string(wait->count()) + " s", *wait};
+  }
+  context.login_limits.push_by_address.fail(address);
+}
+
+// The player a subscription belongs to: an account by its session, a guest by its token.
+std::string push_player(const HttpRequest& request, const HttpContext& context) {
+  if (const auto session = current_session(request, context)) return session->player_id;
+  if (const PlayerRef guest = guest_of(request, context)) return guest->id;
+  throw Refusal{http::status::unauthorized, "not_logged_in",
+                "log in, or send your guest token as 'Authorization: Bearer …'", {}};
+}
+
+std::string checked_endpoint(const HttpContext& context, const Json& body) {
+  std::string endpoint = string_field(body, "endpoint");
+  if (endpoint.size() > kMaxEndpoint)
+    throw Refusal{http::status::bad_request, "bad_subscription", "the endpoint is longer than 2048 characters", {}};
+  const PushUrlCheck check = check_push_endpoint(endpoint, context.push_endpoints);
+  if (!check.url) throw Refusal{http::status::bad_request, "bad_subscription", check.problem, {}};
+  return endpoint;
+}
+
+// The browser's keys as the Push API's PushSubscription.toJSON() writes them, checked: a P-256
+// point and a 16-byte secret, both base64url.
+std::pair<std::string, std::string> checked_keys(const Json& body) {
+  const auto keys = body.find("keys");
+  if (keys == body.end() || !keys->is_object())
+    throw Refusal{http::status::bad_request, "bad_subscription", "'keys' must hold 'p256dh' and 'auth'", {}};
+  const std::string p256dh = string_field(*keys, "p256dh");
+  const std::string auth = string_field(*keys, "auth");
+  const auto point = from_base64url(p256dh);
+  const auto secret = from_base64url(auth);
+  try {
+    if (!point || !secret || secret->size() != kAuthSecretSize) throw PushCryptoError("");
+    EcKey::from_public(*point);
+  } catch (const PushCryptoError&) {
+    throw Refusal{http::status::bad_request, "bad_subscription",
+                  "'keys.p256dh' must be a P-256 public key and 'keys.auth' 16 bytes, both base64url", {}};
+  }
+  return {p256dh, auth};
+}
+
+StringResponse subscribe_push(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_push_on(context);
+  check_origin(request, context);
+  count_push_request(context, address);
+  const std::string player = push_player(request, context);
+  const Json body = body_of(request);
+  const std::string endpoint = checked_endpoint(context, body);
+  const auto [p256dh, auth] = checked_keys(body);
+  context.storage.push_subscriptions().add({endpoint, player, p256dh, auth});
+  log_info("push_subscribed", {{"player", player}, {"address", address}});
+  return answer(request, http::status::created, Json{{"subscribed", true}});
+}
+
+StringResponse unsubscribe_push(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  check_push_on(context);
+  check_origin(request, context);
+  count_push_request(context, address);
+  const std::string player = push_player(request, context);
+  const std::string endpoint = string_field(body_of(request), "endpoint");
+  if (!context.storage.push_subscriptions().remove(player, endpoint))
+    throw Refusal{http::status::not_found, "not_found", "you have no push subscription with this endpoint", {}};
+  log_info("push_unsubscribed", {{"player", player}, {"address", address}});
+  return answer(request, http::status::ok, Json{{"subscribed", false}});
+}
+
+StringResponse show_push_key(const HttpRequest& request, const HttpContext& context) {
+  check_push_on(context);
+  return answer(request, http::status::ok, Json{{"key", context.push_key}});
+}
+
 std::optional<std::string> after_prefix(std::string_view path, std::string_view prefix) {
   if (path.substr(0, prefix.size()) != prefix || path.size() == prefix.size()) return std::nullopt;
   const auto rest = url_decode(path.substr(prefix.size()), false);
@@ -313,6 +402,12 @@ StringResponse route(const HttpRequest& request, const HttpContext& context, con
     return method == http::verb::post ? change_password(request, context, address) : throw wrong_method();
   if (path == "/api/password-reset")
     return method == http::verb::post ? reset_password(request, context, address) : throw wrong_method();
+  if (path == "/api/push/key") return show_push_key(request, context);
+  if (path == "/api/push/subscriptions") {
+    if (method == http::verb::post) return subscribe_push(request, context, address);
+    if (method == http::verb::delete_) return unsubscribe_push(request, context, address);
+    throw wrong_method();
+  }
   if (const auto who = after_prefix(path, "/api/players/")) return show_player(request, context, *who);
   if (const auto game = after_prefix(path, "/api/leaderboard/")) return show_leaderboard(request, context, *game);
   throw Refusal{http::status::not_found, "not_found", "no such endpoint", {}};
@@ -322,7 +417,8 @@ StringResponse route(const HttpRequest& request, const HttpContext& context, con
 
 bool is_account_target(std::string_view path) {
   for (std::string_view exact : {"/api/accounts", "/api/session", "/api/sessions", "/api/account",
-                                 "/api/account/password", "/api/password-reset"})
+                                 "/api/account/password", "/api/password-reset", "/api/push/key",
+                                 "/api/push/subscriptions"})
     if (path == exact) return true;
   return path.rfind("/api/players/", 0) == 0 || path.rfind("/api/leaderboard/", 0) == 0;
 }

@@ -5,6 +5,7 @@
 
 #include "failure_limiter.hpp"
 #include "net.hpp"
+#include "push_http.hpp"
 
 namespace mancala::server {
 
@@ -19,6 +20,8 @@ struct LoginLimits {
   FailureLimiter by_name{10, std::chrono::minutes(10)};
   FailureLimiter by_address{50, std::chrono::minutes(10)};
   FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
+  // Web Push subscriptions and unsubscriptions (each counts) per address.
+  FailureLimiter push_by_address{30, std::chrono::minutes(10)};
 };
 
 // What the HTTP side of the server needs, shared by every HTTP session.
@@ -37,6 +40,9 @@ struct HttpContext {
   LoginLimits& login_limits;
   // Proxies whose X-Forwarded-For names the client (--trusted-proxy).
   std::vector<std::string> trusted_proxies = {};
+  // Web Push: the VAPID public key (base64url; empty: push is off) and the endpoints accepted.
+  std::string push_key = {};
+  PushEndpointRules push_endpoints = {};
   // Served over https: cookies get Secure and the __Host- prefix.
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };

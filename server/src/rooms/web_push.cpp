@@ -1,0 +1,86 @@
+#include "web_push.hpp"
+
+#include "log.hpp"
+#include "sha256.hpp"
+
+namespace mancala::server {
+namespace {
+
+constexpr std::size_t kTopicLength = 32;  // RFC 8030, section 5.4
+constexpr auto kVapidLifetime = std::chrono::hours(12);  // RFC 8292 allows up to 24 h
+
+}  // namespace
+
+std::string push_payload(const PushNotice& notice) {
+  return Json{{"title", notice.title}, {"body", notice.body}, {"url", "#/room/" + notice.room_id}}.dump(
+      -1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string push_topic(const std::string& room_id) {
+  const Sha256Digest digest = sha256(room_id);
+  return base64url(digest.data(), digest.size()).substr(0, kTopicLength);
+}
+
+WebPush::WebPush(EcKey vapid_key, WebPushSettings settings, PushSubscriptions& subscriptions)
+    : vapid_key_(std::move(vapid_key)),
+      settings_(std::move(settings)),
+      public_key_(base64url(vapid_key_.public_point())),
+      subscriptions_(subscriptions),
+      queue_(1, settings_.queue_capacity, "web_push") {}
+
+WebPush::~WebPush() { queue_.stop(); }
+
+void WebPush::notify(PushNotice notice) {
+  const std::string room = notice.room_id;
+  if (!queue_.push([this, notice = std::move(notice)] { deliver(notice); }))
+    log_warn("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
+                              {"capacity", settings_.queue_capacity}});
+}
+
+void WebPush::deliver(const PushNotice& notice) {
+  std::vector<PushSubscription> subscriptions;
+  try {
+    subscriptions = subscriptions_.of_player(notice.player_id);
+  } catch (const std::exception& e) {
+    log_warn("push_not_sent", {{"room", notice.room_id}, {"reason", e.what()}});
+    return;
+  }
+  const std::string payload = push_payload(notice);
+  const std::string topic = push_topic(notice.room_id);
+  for (const auto& subscription : subscriptions) send(subscription, payload, topic);
+}
+
+void WebPush::send(const PushSubscription& subscription, const std::string& payload, const std::string& topic) {
+  const PushUrlCheck check = check_push_endpoint(subscription.endpoint, settings_.endpoints);
+  const std::string service = check.url ? check.url->origin() : "";
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    if (!check.url) throw PushDeliveryError(check.problem);
+    const auto receiver = from_base64url(subscription.p256dh);
+    const auto auth = from_base64url(subscription.auth);
+    if (!receiver || !auth) throw PushCryptoError("the subscription's keys are not base64url");
+    PushPost post{*check.url,
+                  {{"Content-Type", "application/octet-stream"},
+                   {"Content-Encoding", "aes128gcm"},
+                   {"TTL", std::to_string(settings_.ttl.count())},
+                   {"Topic", topic},
+                   {"Urgency", "normal"},
+                   {"Authorization", vapid_authorization(vapid_key_, service, settings_.subject,
+                                                         std::chrono::system_clock::now() + kVapidLifetime)}},
+                  encrypt_push_message(payload, EcKey::from_public(*receiver), *auth)};
+    const int status = client_.post(post, settings_.timeout);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    if (status == 404 || status == 410) {
+      subscriptions_.forget(subscription.endpoint);
+      log_info("push_subscription_gone", {{"service", service}, {"status", status}});
+    } else if (status < 200 || status >= 300) {
+      log_warn("push_refused", {{"service", service}, {"status", status}, {"ms", took.count()}});
+    } else {
+      log_debug("push_sent", {{"service", service}, {"status", status}, {"ms", took.count()}});
+    }
+  } catch (const std::exception& e) {  // this subscription only; the others are still tried
+    log_warn("push_failed", {{"service", service}, {"reason", e.what()}});
+  }
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,419 @@
+// Web Push end to end without the internet (issue 33): a push service of the test's own on
+// 127.0.0.1 receives what the server sends when the opponent moves in a game of a day per move;
+// the test decrypts it with the browser key pair it generated (RFC 8291) and checks the VAPID
+// signature (RFC 8292). A push service that hangs or fails does not hold up the moves.
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "push_crypto.hpp"
+#include "table.hpp"
+
+namespace mancala::testing {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using server::Bytes;
+using server::EcKey;
+
+// A push service: records every POST and answers as told (or never, while it hangs).
+class FakePushService {
+ public:
+  enum class Answer { created, server_error, gone, hang };
+  struct Received {
+    std::string target;
+    std::map<std::string, std::string> fields;
+    Bytes body;
+  };
+
+  FakePushService() : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}) {
+    accept();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~FakePushService() {
+    io_.stop();
+    thread_.join();
+  }
+
+  std::string endpoint(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + path;
+  }
+  std::string origin() const { return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()); }
+  void answer_with(Answer answer) {
+    const std::lock_guard lock(mutex_);
+    answer_ = answer;
+  }
+  // The next POST, in arrival order.
+  Received next(std::chrono::milliseconds timeout = 20s) {
+    std::unique_lock lock(mutex_);
+    if (!arrived_.wait_for(lock, timeout, [&] { return !received_.empty(); }))
+      throw std::runtime_error("no push arrived within " + std::to_string(timeout.count()) + " ms");
+    Received first = std::move(received_.front());
+    received_.pop_front();
+    return first;
+  }
+  // POSTs held without an answer whose connection the server has not closed yet.
+  int hanging_open() const {
+    const std::lock_guard lock(mutex_);
+    return hanging_open_;
+  }
+
+ private:
+  struct Exchange {
+    explicit Exchange(asio::ip::tcp::socket s) : socket(std::move(s)) {}
+    asio::ip::tcp::socket socket;
+    beast::flat_buffer buffer;
+    http::request<http::vector_body<unsigned char>> request;
+    http::response<http::string_body> response;
+    char probe = 0;
+  };
+
+  void accept() {
+    acceptor_.async_accept([this](beast::error_code error, asio::ip::tcp::socket socket) {
+      if (error) return;
+      read(std::make_shared<Exchange>(std::move(socket)));
+      accept();
+    });
+  }
+
+  void read(std::shared_ptr<Exchange> exchange) {
+    http::async_read(exchange->socket, exchange->buffer, exchange->request, [this, exchange](beast::error_code error, std::size_t) {
+      if (error) return;
+      Received got{std::string(exchange->request.target()), {}, exchange->request.body()};
+      for (const auto& field : exchange->request) got.fields[std::string(field.name_string())] = std::string(field.value());
+      Answer answer;
+      {
+        const std::lock_guard lock(mutex_);
+        received_.push_back(std::move(got));
+        answer = answer_;
+        if (answer == Answer::hang) ++hanging_open_;
+      }
+      arrived_.notify_all();
+      if (answer == Answer::hang) return watch_until_closed(exchange);
+      const auto status = answer == Answer::created ? http::status::created
+                          : answer == Answer::gone  ? http::status::gone
+                                                    : http::status::internal_server_error;
+      exchange->response = http::response<http::string_body>(status, 11);
+      exchange->response.prepare_payload();
+      http::async_write(exchange->socket, exchange->response,
+                        [exchange](beast::error_code, std::size_t) {});
+    });
+  }
+
+  // Reads until the server gives up on the POST and closes its end.
+  void watch_until_closed(std::shared_ptr<Exchange> exchange) {
+    exchange->socket.async_read_some(asio::buffer(&exchange->probe, 1), [this, exchange](beast::error_code error, std::size_t) {
+      if (!error) return watch_until_closed(exchange);
+      const std::lock_guard lock(mutex_);
+      --hanging_open_;
+    });
+  }
+
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  mutable std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::deque<Received> received_;
+  Answer answer_ = Answer::created;
+  int hanging_open_ = 0;
+  std::thread thread_;
+};
+
+Bytes decoded(const std::string& text) {
+  auto bytes = server::from_base64url(text);
+  if (!bytes) throw std::runtime_error("not base64url: " + text);
+  return *bytes;
+}
+
+struct Browser {
+  EcKey key = EcKey::generate();
+  Bytes auth = decoded("BTBZMqHH6r4Tts7J_aSIgg");  // any 16 bytes
+  Json subscription(const std::string& endpoint) const {
+    return {{"endpoint", endpoint},
+            {"expirationTime", nullptr},
+            {"keys", {{"p256dh", server::base64url(key.public_point())}, {"auth", server::base64url(auth)}}}};
+  }
+};
+
+// A server with a VAPID key made by --generate-vapid-key; `public_key` gets what it printed.
+std::unique_ptr<ServerProcess> push_server(const TempDir& dir, std::string* public_key) {
+  const std::string key_file = dir.file("vapid.pem");
+  std::string out;
+  EXPECT_EQ(run_server_command({"--generate-vapid-key", key_file}, &out), 0) << out;
+  *public_key = out.substr(out.rfind(' ') + 1);
+  while (!public_key->empty() && public_key->back() == '\n') public_key->pop_back();
+  return std::make_unique<ServerProcess>(
+      ":memory:", std::vector<std::string>{"--vapid-key", key_file, "--vapid-subject", "mailto:ops@example.org",
+                                           "--test-push-http-loopback"});
+}
+
+void wait_presence(Client& client, int seat, bool connected) {
+  client.wait_for([&](const Json& m) {
+    return m.value("type", "") == "presence" && m["seat"] == seat && m["connected"] == connected;
+  });
+}
+
+// `mover` moves (the first legal token) until the turn passes; returns the longest wait for a
+// move's reply. The other seat's client, when connected, sees each update.
+std::chrono::microseconds move_until_turn_passes(Table& table, Client& mover, int seat, Client* other) {
+  std::chrono::microseconds longest{0};
+  while (table.state["to_move"] == seat && table.state["result"].is_null()) {
+    const std::string token = table.state["legal"][0];
+    const auto sent = std::chrono::steady_clock::now();
+    const Json update =
+        mover.request({{"type", "move"}, {"room", table.room}, {"expected_version", table.version}, {"tokens", token}});
+    longest = std::max(longest, std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - sent));
+    if (update.value("type", "") != "update") throw std::runtime_error("move refused: " + update.dump());
+    if (other) wait_update(*other, update["version"]);
+    table.version = update["version"];
+    table.state = update["state"];
+  }
+  return longest;
+}
+
+// The JSON a push carried, after checking its fields and its VAPID signature.
+Json opened(const FakePushService::Received& push, const Browser& browser, const std::string& server_key,
+            const std::string& audience) {
+  EXPECT_EQ(push.fields.at("Content-Encoding"), "aes128gcm");
+  EXPECT_EQ(push.fields.at("TTL"), "86400");
+  const std::string& topic = push.fields.at("Topic");
+  EXPECT_LE(topic.size(), 32u);
+  EXPECT_TRUE(server::from_base64url(topic)) << topic;
+  // RFC 8292: "vapid t=<JWT>, k=<public key>", the JWT signed by the server's key.
+  const std::string& authorization = push.fields.at("Authorization");
+  EXPECT_EQ(authorization.rfind("vapid t=", 0), 0u) << authorization;
+  const auto comma = authorization.find(", k=");
+  const std::string jwt = authorization.substr(8, comma - 8);
+  EXPECT_EQ(authorization.substr(comma + 4), server_key);
+  const std::string signed_part = jwt.substr(0, jwt.rfind('.'));
+  EXPECT_TRUE(server::verify_es256(EcKey::from_public(decoded(server_key)), signed_part,
+                                   decoded(jwt.substr(jwt.rfind('.') + 1))));
+  const Bytes raw_claims = decoded(signed_part.substr(signed_part.find('.') + 1));
+  const Json claims = Json::parse(std::string(raw_claims.begin(), raw_claims.end()));
+  EXPECT_EQ(claims["aud"], audience);
+  EXPECT_EQ(claims["sub"], "mailto:ops@example.org");
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_GT(claims["exp"].get<std::int64_t>(), now);
+  EXPECT_LE(claims["exp"].get<std::int64_t>(), now + 24 * 3600);
+  return Json::parse(server::decrypt_push_message(push.body, browser.key, browser.auth));
+}
+
+// A server with push on, a stand-in push service, a game of two with a day per move, and seat
+// 1's browser subscribed at `path` on that service.
+struct PushedGame {
+  explicit PushedGame(const std::string& path)
+      : table(open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}})) {
+    const auto subscribed = http_call(server->port(), "POST", "/api/push/subscriptions",
+                                      browser.subscription(service.endpoint(path)), seat1_bearer());
+    if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+  }
+  std::vector<std::pair<std::string, std::string>> seat1_bearer() const {
+    return {{"Authorization", "Bearer " + table.tokens[1]}};
+  }
+  // Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
+  void seat1_leaves() {
+    if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
+    table.clients[1]->drop();
+    wait_presence(*table.clients[0], 1, false);
+  }
+
+  TempDir dir;
+  std::string server_key;  // as --generate-vapid-key printed it
+  std::unique_ptr<ServerProcess> server = push_server(dir, &server_key);
+  FakePushService service;
+  Table table;
+  Browser browser;
+};
+
+TEST(WebPush, TheAbsentPlayerIsToldOfTheOpponentsMoveEncryptedAndSigned) {
+  PushedGame game("/push/seat-1");
+  std::string body;
+  ASSERT_EQ(http_get(game.server->port(), "/api/push/key", &body), 200) << body;
+  EXPECT_EQ(Json::parse(body)["key"], game.server_key);
+  ASSERT_EQ(decoded(game.server_key).size(), 65u);
+
+  game.seat1_leaves();
+  move_until_turn_passes(game.table, *game.table.clients[0], 0, nullptr);
+  const auto push = game.service.next();
+  EXPECT_EQ(push.target, "/push/seat-1");
+  const Json message = opened(push, game.browser, game.server_key, game.service.origin());
+  EXPECT_EQ(message["title"], "Your move");
+  EXPECT_NE(message["body"].get<std::string>().find("it is your turn"), std::string::npos) << message.dump();
+  EXPECT_EQ(message["url"], "#/room/" + game.table.room);
+  EXPECT_EQ(message.size(), 3u) << "title, body and url only: " << message.dump();
+}
+
+TEST(WebPush, ARematchOfferIsToldInALongGame) {
+  PushedGame game("/r");
+  Table& table = game.table;
+  // Seat 1 keeps the page open (a rematch needs every player in the room) and looks elsewhere.
+  const Json resigned = table.clients[0]->request({{"type", "resign"}, {"room", table.room}});
+  ASSERT_EQ(resigned["type"], "update") << resigned.dump();
+  wait_update(*table.clients[1], resigned["version"]);
+  const Json asked = table.clients[0]->request({{"type", "rematch"}, {"room", table.room}});
+  ASSERT_EQ(asked["type"], "ok") << asked.dump();
+  const Json message = opened(game.service.next(), game.browser, game.server_key, game.service.origin());
+  EXPECT_EQ(message["title"], "Rematch?");
+  EXPECT_NE(message["body"].get<std::string>().find("offers you a rematch"), std::string::npos) << message.dump();
+  EXPECT_EQ(message["url"], "#/room/" + table.room);
+}
+
+TEST(WebPush, APushServiceThatHangsOrFailsDoesNotDelayTheNextMove) {
+  PushedGame game("/p/1");
+  Table& table = game.table;
+  FakePushService& service = game.service;
+  // Seat 1 comes in, plays its turn and leaves, while seat 0's moves keep pushing to it.
+  std::unique_ptr<Client> seat1;
+  const auto seat1_turn = [&] {
+    seat1 = std::make_unique<Client>(game.server->port());
+    seat1->request({{"type", "hello"}, {"token", table.tokens[1]}});
+    seat1->wait_for_type("room");
+    const auto longest = move_until_turn_passes(table, *seat1, 1, table.clients[0].get());
+    seat1->drop();
+    wait_presence(*table.clients[0], 1, false);
+    return longest;
+  };
+  game.seat1_leaves();
+
+  service.answer_with(FakePushService::Answer::hang);
+  const auto before_hang = move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  service.next();  // the push is held open from now on
+  const auto seat1_during_hang = seat1_turn();
+  const auto seat0_during_hang = move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  EXPECT_EQ(service.hanging_open(), 1) << "the moves were answered while the push service still held the first push";
+  std::printf("[ figures ] longest move reply: %lld us as the push began to hang; then %lld us (seat 1) and "
+              "%lld us (seat 0) while it hung\n",
+              static_cast<long long>(before_hang.count()), static_cast<long long>(seat1_during_hang.count()),
+              static_cast<long long>(seat0_during_hang.count()));
+
+  service.answer_with(FakePushService::Answer::server_error);
+  const auto seat1_after = seat1_turn();
+  const auto seat0_after = move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  const auto second = service.next();  // queued behind the hanging one, sent once it timed out
+  EXPECT_EQ(second.target, "/p/1");
+  std::printf("[ figures ] longest move reply with the push service answering 500: %lld us (seat 1), %lld us (seat 0)\n",
+              static_cast<long long>(seat1_after.count()), static_cast<long long>(seat0_after.count()));
+  EXPECT_NE(game.server->log().find("push_failed"), std::string::npos) << "the hanging push timed out with a log line";
+  EXPECT_TRUE(game.server->running());
+}
+
+TEST(WebPush, APushServiceSayingGoneDeletesTheSubscription) {
+  PushedGame game("/gone");
+  game.service.answer_with(FakePushService::Answer::gone);
+  game.seat1_leaves();
+  move_until_turn_passes(game.table, *game.table.clients[0], 0, nullptr);
+  game.service.next();
+  // The deletion follows the 410 on the push thread; its log line says when it is done.
+  for (int i = 0; i < 200 && game.server->log().find("push_subscription_gone") == std::string::npos; ++i)
+    std::this_thread::sleep_for(50ms);
+  const auto removed = http_call(game.server->port(), "DELETE", "/api/push/subscriptions",
+                                 Json{{"endpoint", game.service.endpoint("/gone")}}, game.seat1_bearer());
+  EXPECT_EQ(removed.status, 404) << removed.body.dump();
+}
+
+TEST(WebPush, SubscriptionsAreCheckedAndBelongToTheirPlayer) {
+  TempDir dir;
+  std::string printed_key;
+  const auto server = push_server(dir, &printed_key);
+  Client guest(server->port());
+  const Json welcome = guest.hello("Ada");
+  const std::string token = welcome["token"];
+  const auto bearer = std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer " + token}};
+  Browser browser;
+  const auto post = [&](const Json& body, const std::vector<std::pair<std::string, std::string>>& fields) {
+    return http_call(server->port(), "POST", "/api/push/subscriptions", body, fields);
+  };
+  EXPECT_EQ(post(browser.subscription("https://push.example.net/abc"), {}).status, 401);
+  for (const char* endpoint : {"http://push.example.net/abc", "https://127.0.0.1/abc", "http://10.1.2.3:80/x"}) {
+    const auto refused = post(browser.subscription(endpoint), bearer);
+    EXPECT_EQ(refused.status, 400) << endpoint;
+    EXPECT_EQ(refused.body["error"]["code"], "bad_subscription") << endpoint;
+  }
+  Json bad_key = browser.subscription("https://push.example.net/abc");
+  bad_key["keys"]["p256dh"] = server::base64url(Bytes(65, 4));
+  EXPECT_EQ(post(bad_key, bearer).body["error"]["code"], "bad_subscription");
+  Json bad_auth = browser.subscription("https://push.example.net/abc");
+  bad_auth["keys"]["auth"] = "c2hvcnQ";
+  EXPECT_EQ(post(bad_auth, bearer).body["error"]["code"], "bad_subscription");
+  EXPECT_EQ(post(browser.subscription("https://push.example.net/abc"), bearer).status, 201);
+
+  Client other(server->port());
+  const std::string other_token = other.hello("Bea")["token"];
+  const Json endpoint{{"endpoint", "https://push.example.net/abc"}};
+  EXPECT_EQ(http_call(server->port(), "DELETE", "/api/push/subscriptions", endpoint,
+                      {{"Authorization", "Bearer " + other_token}}).status, 404) << "not Bea's";
+  EXPECT_EQ(http_call(server->port(), "DELETE", "/api/push/subscriptions", endpoint, bearer).status, 200);
+  EXPECT_EQ(http_call(server->port(), "DELETE", "/api/push/subscriptions", endpoint, bearer).status, 404);
+  EXPECT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription("https://push.example.net/x"),
+                      {{"Authorization", "Bearer " + token}, {"Origin", "https://evil.example"}}).status, 403);
+}
+
+TEST(WebPush, SubscriptionRequestsAreLimitedPerAddress) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  Client guest(server->port());
+  const auto bearer = std::vector<std::pair<std::string, std::string>>{
+      {"Authorization", "Bearer " + guest.hello("Ada")["token"].get<std::string>()}};
+  Browser browser;
+  int accepted = 0;
+  HttpReply reply;
+  for (int i = 0; i < 40; ++i) {
+    reply = http_call(server->port(), "POST", "/api/push/subscriptions",
+                      browser.subscription("https://push.example.net/" + std::to_string(i)), bearer);
+    if (reply.status != 201) break;
+    ++accepted;
+  }
+  EXPECT_EQ(accepted, 30) << "30 in 10 minutes per address";
+  EXPECT_EQ(reply.status, 429);
+  EXPECT_EQ(reply.body["error"]["code"], "rate_limited");
+  EXPECT_FALSE(reply.retry_after.empty());
+}
+
+TEST(WebPush, AnAccountSubscribesByItsSession) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  const auto signed_up = http_call(server->port(), "POST", "/api/accounts",
+                                   Json{{"name", "Cleo"}, {"password", "correct horse battery"}});
+  ASSERT_EQ(signed_up.status, 201) << signed_up.body.dump();
+  const auto session = std::vector<std::pair<std::string, std::string>>{{"Cookie", cookie_of(signed_up.set_cookie)}};
+  Browser browser;
+  const Json endpoint{{"endpoint", "https://push.example.net/cleo"}};
+  ASSERT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(endpoint["endpoint"]),
+                      session).status, 201);
+  EXPECT_EQ(http_call(server->port(), "DELETE", "/api/push/subscriptions", endpoint, session).status, 200);
+}
+
+TEST(WebPush, WithoutAKeyThereIsNoPush) {
+  ServerProcess server;
+  std::string body;
+  EXPECT_EQ(http_get(server.port(), "/api/push/key", &body), 404);
+  EXPECT_EQ(Json::parse(body)["error"]["code"], "push_off");
+  Browser browser;
+  EXPECT_EQ(http_call(server.port(), "POST", "/api/push/subscriptions", browser.subscription("https://push.example.net/a"))
+                .body["error"]["code"],
+            "push_off");
+}
+
+TEST(WebPush, TheVapidKeyFlagsAreChecked) {
+  TempDir dir;
+  std::string out;
+  EXPECT_EQ(run_server_command({"--vapid-key", dir.file("missing.pem"), "--vapid-subject", "mailto:a@b.c", "--db", ":memory:"}, &out), 1);
+  EXPECT_EQ(run_server_command({"--vapid-key", dir.file("k.pem"), "--db", ":memory:"}, &out), 2) << "a subject is required";
+  ASSERT_EQ(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << out;
+  EXPECT_NE(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << "an existing key is kept";
+}
+
+}  // namespace
+}  // namespace mancala::testing
