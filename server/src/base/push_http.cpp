@@ -121,9 +121,9 @@ int PushHttpClient::post(const PushPost& post, std::chrono::milliseconds timeout
     addresses = std::move(found);
   });
   finish(io, deadline, error, "looking up the push service", [&] { resolver.cancel(); });
-  const auto connect = [&](beast::tcp_stream& tcp) {
-    tcp.async_connect(addresses, [&](error_code e, const tcp::endpoint&) { error = e; });
-    finish(io, deadline, error, "connecting to the push service", [&] { tcp.close(); });
+  const auto connect = [&](beast::tcp_stream& socket) {
+    socket.async_connect(addresses, [&](error_code e, const tcp::endpoint&) { error = e; });
+    finish(io, deadline, error, "connecting to the push service", [&] { socket.close(); });
   };
   if (!post.url.tls) {
     beast::tcp_stream stream(io);
