@@ -23,6 +23,7 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
       metrics_(metrics),
       bot_pool_(bot_pool),
       lobby_(io),
+      greeter_(io, storage, players, metrics, readers_, rooms_),
       timer_strand_(net::make_strand(io)),
       expiry_timer_(timer_strand_),
       alive_timer_(timer_strand_) {}
@@ -82,15 +83,7 @@ void Hub::give_up_rooms(const std::vector<std::string>& room_ids) {
 }
 
 void Hub::attach_connected_players(const std::shared_ptr<Room>& room) {
-  std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> seated;
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [key, entry] : hello_players_) {
-      if (!rooms_.seated_in(entry.second->id, room->id())) continue;
-      if (auto connection = entry.first.lock()) seated.emplace_back(std::move(connection), entry.second);
-    }
-  }
-  for (auto& [connection, player] : seated)
+  for (auto& [connection, player] : greeter_.seated_in(room->id()))
     room->attach(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_});
 }
 
@@ -108,21 +101,6 @@ std::shared_ptr<Room> Hub::restore_room(const StoredGame& stored, const std::str
   }
 }
 
-// Several processes: a token made on another process is found in the database. (A blocking
-// read on this thread, once per such player and process; the directory keeps him after.)
-PlayerRef Hub::load_player_by_token(const std::string& token) {
-  const auto stored = storage_.load_player_by_token_hash(to_hex(sha256(token)));
-  if (!stored) return nullptr;
-  players_.load({*stored});
-  return players_.find_by_token(token);
-}
-
-PlayerRef Hub::player_by_token(const std::string& token) {
-  auto player = players_.find_by_token(token);
-  if (player || !shared_database_) return player;
-  return load_player_by_token(token);
-}
-
 // ---- connections -----------------------------------------------------------------------
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
@@ -134,8 +112,8 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   {
     const std::lock_guard lock(mutex_);
     connections_.erase(connection.get());
-    hello_players_.erase(connection.get());
   }
+  greeter_.forget(connection.get());
   lobby_.unwatch(connection.get());
   for (const auto& room : connection->close_and_take_rooms()) room->drop(connection);
   if (others_) others_->connection_closed(connection);
@@ -153,111 +131,7 @@ void Hub::close_all(CloseCode code) {
 
 void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                 const protocol::Hello& hello, const std::string& session_hash, std::function<void(PlayerRef)> done) {
-  const auto refuse = [&](Code code, std::string message) {
-    metrics_.count_error(code);
-    connection->send(protocol::write_error(id, {code, std::move(message), {}}));
-    done(nullptr);
-  };
-  if (!session_hash.empty()) return hello_account(connection, id, session_hash, std::move(done));
-  if (hello.anonymous())
-    return refuse(Code::bad_request, "'hello' needs a 'name' (a new player) or a 'token' (a returning one)");
-  if (hello.token.empty()) {
-    if (players_.name_reserved(hello.name))
-      return refuse(Code::bad_name, "'" + hello.name + "' belongs to an account: log in, or pick another name");
-    return hello_new_guest(connection, id, hello.name, std::move(done));
-  }
-  auto player = players_.find_by_token(hello.token);
-  if (!player && shared_database_) {
-    try {
-      player = load_player_by_token(hello.token);
-    } catch (const std::exception& e) {  // not "bad token": the player would start anew
-      log_error("player_not_loaded", {{"message", e.what()}});
-      Caller{connection, nullptr, id, std::chrono::steady_clock::now(), &metrics_}.fail_storing(
-          "the player could not be looked up",
-          dynamic_cast<const Unavailable*>(&e) ? StorageTrouble::unreachable : StorageTrouble::none);
-      return done(nullptr);
-    }
-  }
-  if (!player) return refuse(Code::bad_token, "no player has this token; say hello with a name to start anew");
-  welcome_back(connection, id, player, hello.token, std::move(done));
-}
-
-// The session cookie's account: looked up on a reader (a database read), never here.
-void Hub::hello_account(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                        const std::string& session_hash, std::function<void(PlayerRef)> done) {
-  readers_.run([this, connection, id, session_hash, done = std::move(done)]() mutable {
-    PlayerRef player;
-    try {
-      player = account_of_session(session_hash);
-    } catch (const std::exception& e) {
-      log_error("session_not_read", {{"message", e.what()}});
-      Caller{connection, nullptr, id, std::chrono::steady_clock::now(), &metrics_}.fail_storing(
-          "the session could not be looked up",
-          dynamic_cast<const Unavailable*>(&e) ? StorageTrouble::unreachable : StorageTrouble::none);
-      return done(nullptr);
-    }
-    if (!player) {
-      metrics_.count_error(Code::bad_token);
-      connection->send(protocol::write_error(
-          id, {Code::bad_token, "this browser's session has ended (logged out, or unused for 30 days); log in again", {}}));
-      return done(nullptr);
-    }
-    welcome_back(connection, id, player, "", std::move(done));
-  });
-}
-
-PlayerRef Hub::account_of_session(const std::string& session_hash) {
-  const auto player_id = storage_.accounts().session_player(session_hash);
-  if (!player_id) return nullptr;
-  if (auto known = players_.find(*player_id); known && known->account) return known;
-  // An account another process made (or claimed) since this one started.
-  const auto account = storage_.accounts().account_of(*player_id);
-  if (!account) return nullptr;
-  auto player = players_.become_account(account->player_id, account->name);
-  player->ratings->set(storage_.accounts().ratings_of(account->player_id));
-  return player;
-}
-
-void Hub::welcome_back(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                       const PlayerRef& player, const std::string& token, std::function<void(PlayerRef)> done) {
-  connection->send(protocol::write_welcome(id, player->id, player->name, token));
-  done(player);
-  // Back in every unfinished game this player sits in: a `room` message for each.
-  std::vector<std::shared_ptr<Room>> rooms;
-  {
-    const std::lock_guard lock(mutex_);
-    if (shared_database_) hello_players_[connection.get()] = {connection, player};  // with the lookup: no take-over falls between
-    rooms = rooms_.rooms_seating(player->id);
-  }
-  for (const auto& room : rooms)
-    room->attach(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_});
-  if (others_) {  // and in those other processes own
-    try {
-      others_->attach_remote_rooms(connection, player);
-    } catch (const std::exception& e) {  // the player can still join or sync them one by one
-      log_error("remote_rooms_not_attached", {{"player", player->id}, {"message", e.what()}});
-    }
-  }
-}
-
-void Hub::hello_new_guest(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                          const std::string& name, std::function<void(PlayerRef)> done) {
-  auto fresh = PlayerDirectory::make(name);
-  storage_.create_player(PlayerDirectory::to_stored(*fresh.player),
-                         on_io([this, connection, id, fresh, done = std::move(done)](bool stored) {
-                           if (!stored) {
-                             Caller{connection, nullptr, id, std::chrono::steady_clock::now(), &metrics_}.fail_storing(
-                                 "the player could not be stored", storage_.trouble());
-                             return done(nullptr);
-                           }
-                           players_.add(fresh.player);
-                           if (shared_database_) {  // a room he joins may be taken over later
-                             const std::lock_guard lock(mutex_);
-                             hello_players_[connection.get()] = {connection, fresh.player};
-                           }
-                           connection->send(protocol::write_welcome(id, fresh.player->id, fresh.player->name, fresh.token));
-                           done(fresh.player);
-                         }));
+  greeter_.hello(connection, id, hello, session_hash, std::move(done));
 }
 
 // ---- requests --------------------------------------------------------------------------

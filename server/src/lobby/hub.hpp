@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "connection.hpp"
+#include "greeter.hpp"
 #include "lobby.hpp"
 #include "net.hpp"
 #include "other_processes.hpp"
@@ -50,7 +51,7 @@ class Hub final : public RoomHost {
   // Where rooms and the history API read from the database (see reader_pool.hpp).
   ReaderPool& readers() { return readers_; }
   // Other processes share the database (PostgreSQL cluster): tokens unknown here are looked up.
-  void share_database_with_other_processes() { shared_database_ = true; }
+  void share_database_with_other_processes() { greeter_.share_database_with_other_processes(); }
   // Notes in the database that the server runs, now and every `interval` (a restart charges
   // running clocks up to the last note); note_alive once more when stopping.
   void note_alive_every(std::chrono::seconds interval);
@@ -58,8 +59,8 @@ class Hub final : public RoomHost {
 
   // The player with this token; with other processes on the database, also one made there
   // (a database read). Null when none.
-  PlayerRef player_by_token(const std::string& token);
-  // A connection's `hello`; `session_hash` is that of the account's session cookie its upgrade
+  PlayerRef player_by_token(const std::string& token) { return greeter_.player_by_token(token); }
+  // A connection's `hello` (greeter.hpp); `session_hash` is that of the account's session cookie its upgrade
   // carried (empty: none), which makes it that account whatever the hello says. `done`
   // receives the player (null on failure) after the reply was queued; it may run on any thread.
   void hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
@@ -69,7 +70,10 @@ class Hub final : public RoomHost {
   void handle(Caller caller, protocol::ClientMessage message);
 
   // Several processes (other_processes.hpp): set before restore_rooms and listening.
-  void set_other_processes(OtherProcesses* others) { others_ = others; }
+  void set_other_processes(OtherProcesses* others) {
+    others_ = others;
+    greeter_.set_other_processes(others);
+  }
   // A message for this process's rooms from a client of another (never forwarded again).
   void handle_here(Caller caller, protocol::ClientMessage message);
   // A seated player's connection on another process, back in the room (as after hello here).
@@ -100,16 +104,6 @@ class Hub final : public RoomHost {
  private:
   // One stored game as a live room; null (logged) when it cannot be rebuilt.
   std::shared_ptr<Room> restore_room(const StoredGame& stored, const std::string& last_alive);
-  // A player another process created after this one loaded its players (null if none).
-  PlayerRef load_player_by_token(const std::string& token);
-  void hello_account(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                     const std::string& session_hash, std::function<void(PlayerRef)> done);
-  PlayerRef account_of_session(const std::string& session_hash);  // a database read
-  void hello_new_guest(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                       const std::string& name, std::function<void(PlayerRef)> done);
-  // Welcome (an account's has no token) and the player's unfinished rooms again.
-  void welcome_back(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
-                    const PlayerRef& player, const std::string& token, std::function<void(PlayerRef)> done);
   // Sends the room to its seated players connected here (after a take-over).
   void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);
@@ -131,17 +125,14 @@ class Hub final : public RoomHost {
   BotPool& bot_pool_;
   TimeSource time_;
   PushNotices* push_ = nullptr;
-  bool shared_database_ = false;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;
 
   RoomIndex<Room> rooms_;
+  Greeter greeter_;
 
-  mutable std::mutex mutex_;  // the two maps of connections below
+  mutable std::mutex mutex_;  // connections_
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
-  // Several processes: who said hello on which connection, so that a room taken over from a
-  // dead process reaches its players who reconnected here before the take-over.
-  std::unordered_map<const Connection*, std::pair<std::weak_ptr<Connection>, PlayerRef>> hello_players_;
 
   Strand timer_strand_;             // the two timers below
   net::steady_timer expiry_timer_;
