@@ -353,5 +353,45 @@ TEST(Accounts, ARatedResultAndItsRatingsSurviveAKillTogether) {
             static_cast<int>(std::lround(ada["ratings"]["cups"]["rating"].get<double>())));
 }
 
+TEST(Accounts, AnAccountsMutesFollowItToEveryBrowserAndSurviveARestart) {
+  TempDir dir;
+  const std::string db = dir.file("mutes.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  const Account ada = account(server->port(), "Ada");
+  const Account bob = account(server->port(), "Bob");
+  const auto as_ada = [&](const std::string& method, const std::string& target, const Json& body = Json()) {
+    return http_call(server->port(), method, target, body, {{"Cookie", ada.cookie}});
+  };
+  const std::string bob_path = "/api/account/mutes/" + bob.player_id;
+
+  HttpReply muted = as_ada("PUT", bob_path, {{"name", "Bob"}});
+  ASSERT_EQ(muted.status, 200) << muted.body.dump();
+  EXPECT_EQ(muted.body["muted"], Json::parse(R"([{"player_id":")" + bob.player_id + R"(","name":"Bob"}])"));
+  EXPECT_EQ(as_ada("PUT", bob_path, {{"name", "Bob"}}).body["muted"].size(), 1u) << "muting twice keeps one";
+
+  server->kill_hard();
+  server = std::make_unique<ServerProcess>(db);
+  const HttpReply elsewhere = log_in(server->port(), "Ada");  // another browser
+  ASSERT_EQ(elsewhere.status, 200);
+  const HttpReply listed = http_call(server->port(), "GET", "/api/account/mutes", Json(),
+                                     {{"Cookie", cookie_of(elsewhere.set_cookie)}});
+  ASSERT_EQ(listed.status, 200);
+  ASSERT_EQ(listed.body["muted"].size(), 1u) << listed.body.dump();
+  EXPECT_EQ(listed.body["muted"][0]["name"], "Bob");
+
+  EXPECT_EQ(error_code(as_ada("PUT", "/api/account/mutes/" + ada.player_id, {{"name", "Ada"}})), "bad_request")
+      << "nobody mutes himself";
+  EXPECT_EQ(error_code(as_ada("PUT", bob_path, Json::object())), "bad_request") << "a mute needs the name to show";
+  const HttpReply guest = http_call(server->port(), "GET", "/api/account/mutes");
+  EXPECT_EQ(guest.status, 401) << "a guest's mutes stay in the browser";
+  EXPECT_EQ(error_code(guest), "not_logged_in");
+  EXPECT_EQ(http_call(server->port(), "PUT", bob_path, {{"name", "Bob"}},
+                      {{"Cookie", ada.cookie}, {"Origin", "http://evil.example"}}).status, 403);
+
+  const HttpReply unmuted = as_ada("DELETE", bob_path);
+  ASSERT_EQ(unmuted.status, 200) << unmuted.body.dump();
+  EXPECT_TRUE(unmuted.body["muted"].empty());
+}
+
 }  // namespace
 }  // namespace mancala::testing

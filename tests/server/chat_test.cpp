@@ -132,5 +132,31 @@ TEST(Chat, AnOperatorSilencesAPlayerEverywhere) {
   EXPECT_NE(run_server_command({"--db", db, "--silence", "nobody-at-all", "--for", "1h"}), 0);
 }
 
+TEST(Chat, AKillInTheMiddleOfAConversationLosesNoAcknowledgedLine) {
+  TempDir dir;
+  const std::string db = dir.file("chat.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  ChatRoom table(*server);
+  const std::string room = table.room;
+  const std::string ada_token = table.ada_token;
+  ASSERT_EQ(table.say(table.ada, "Good luck")["type"], "ok");
+  ASSERT_EQ(table.say(table.watcher, "a spectator's guess")["type"], "ok");
+  ASSERT_EQ(table.say(table.bob, "Thanks, you too")["type"], "ok");
+  server->kill_hard();  // every line above was acknowledged, so it is on disk
+  server = std::make_unique<ServerProcess>(db);
+
+  Client again(server->port());
+  again.request({{"type", "hello"}, {"token", ada_token}});
+  const Json joined = again.request({{"type", "join_room"}, {"room", room}});
+  ASSERT_EQ(joined["type"], "room") << joined.dump();
+  const Json& chat = joined["room"]["chat"];
+  ASSERT_EQ(chat.size(), 2u) << "the players' lines come back with the room, the spectator's stays hidden: " << chat.dump();
+  EXPECT_EQ(chat[0]["text"], "Good luck");
+  EXPECT_EQ(chat[1]["text"], "Thanks, you too");
+  std::string body;
+  ASSERT_EQ(http_get(server->port(), "/api/games/" + room, &body), 200);
+  EXPECT_EQ(Json::parse(body)["chat"].size(), 3u) << "the history has all three";
+}
+
 }  // namespace
 }  // namespace mancala::testing

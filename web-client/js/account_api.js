@@ -51,6 +51,12 @@ export const resetPassword = (code, newPassword) => call('POST', '/api/password-
 export const playerProfile = (nameOrId) => call('GET', `/api/players/${encodeURIComponent(nameOrId)}`);
 export const leaderboard = (game) => call('GET', `/api/leaderboard/${encodeURIComponent(game)}`);
 
+// An account's muted players, kept by the server so they follow it to every browser; each call
+// answers the whole list, {muted: [{player_id, name}]}.
+export const accountMutes = () => call('GET', '/api/account/mutes');
+export const mutePlayer = (player) => call('PUT', `/api/account/mutes/${encodeURIComponent(player.player_id)}`, { body: { name: player.name ?? '' } });
+export const unmutePlayer = (playerId) => call('DELETE', `/api/account/mutes/${encodeURIComponent(playerId)}`);
+
 // Web Push (protocol README "Web Push"): the server's VAPID key (404 when it sends no push), and
 // this browser's subscription for the player of the session or of the guest `token`.
 export const pushKey = () => call('GET', '/api/push/key');

@@ -8,7 +8,8 @@ import { describeError } from './errors.js';
 import { fetchGame } from './api.js';
 import { allClaimWindows } from './catalog.js';
 import { openPlayComputer } from './computer.js';
-import { seats as seatStore, invites, identity, muted } from './storage.js';
+import { seats as seatStore, invites, identity } from './storage.js';
+import { createMutes } from './mutes.js';
 import { beep } from './sound.js';
 import { initialState, reduce, mySeat, wantsHistory, rematchStarted } from './room_state.js';
 import { roomEvents } from './attention.js';
@@ -21,7 +22,8 @@ import { openAccountDialog } from './account_forms.js';
 
 export function showRoom(main, app, { roomId, invite }) {
   const conn = app.conn;
-  let state = initialState({ roomId, playerId: app.me()?.player_id ?? null, muted: muted.get() });
+  const mutes = createMutes(app, (players) => dispatch({ type: 'muted', players }));
+  let state = initialState({ roomId, playerId: app.me()?.player_id ?? null, muted: mutes.list() });
   let pumping = false;
   const view = createRoomView(main, {
     move: sendMove, sit: (seat) => join({ seat }).catch(showError), leave, claimAbandon,
@@ -34,8 +36,7 @@ export function showRoom(main, app, { roomId, invite }) {
     mayPlayRated: app.isAccount,
     signUp: () => openAccountDialog(app, 'signup'),
     chat: (text) => conn.request({ type: 'chat', room: state.room.id, text }, { resend: false }),
-    mute: (player) => { muted.add(player); dispatch({ type: 'muted', players: muted.get() }); },
-    unmute: (playerId) => { muted.remove(playerId); dispatch({ type: 'muted', players: muted.get() }); },
+    mute: mutes.mute, unmute: mutes.unmute,
     report: (message) => act({ type: 'report_chat', room: state.room.id, player_id: message.player_id, at: message.at }, noReport)
       .then((done) => done && toast(`Reported: the operator will read ${message.name}'s message.`, 'notice')),
     spectatorChat: (on) => act({ type: 'spectator_chat', room: state.room.id, on }),

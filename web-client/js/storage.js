@@ -51,10 +51,11 @@ export const sound = {
 };
 
 // Players muted in the chat, [{player_id, name}]: their messages are hidden in this browser.
-// Kept per browser, for accounts too for now: the server keeps no list of mutes, so an
-// account's mutes do not follow it to another browser.
+// A guest's live only here; an account's are kept by the server (account_api.js) and copied
+// here, so a room shows them at once.
 export const muted = {
   get: () => read(MUTED, []),
+  replace: (players) => write(MUTED, players.map(({ player_id, name }) => ({ player_id, name: name ?? '' }))),
   add(player) {
     const all = read(MUTED, []).filter((other) => other.player_id !== player.player_id);
     write(MUTED, [...all, { player_id: player.player_id, name: player.name ?? '' }]);

@@ -93,6 +93,11 @@ std::shared_ptr<Room> Hub::restore_room(const StoredGame& stored, const std::str
     auto room = std::make_shared<Room>(services(), stored.meta, std::move(game.match), game.version, game.seats,
                                        game.clock_view);
     add_room(room, game.seats);
+    try {  // a failed read costs the room's recent chat (the history still has it), not the room
+      room->restore_chat(storage_.chat().lines(stored.meta.id));
+    } catch (const std::exception& e) {
+      log_error("chat_not_restored", {{"room", stored.meta.id}, {"message", e.what()}});
+    }
     room->resume_after_restart();
     return room;
   } catch (const std::exception& e) {

@@ -138,6 +138,12 @@ void Room::welcome_creator(Caller caller, std::optional<int> seat) {
   });
 }
 
+void Room::restore_chat(std::vector<StoredChatLine> lines) {
+  serially(std::nullopt, [this, lines = std::move(lines)]() mutable {
+    for (auto& said : lines) chat_.record(std::move(said));
+  });
+}
+
 void Room::resume_after_restart() {
   serially(std::nullopt, [this] {
     publish();

@@ -64,6 +64,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // Each of these queues one step on the room's strand; the reply goes to the caller.
   void welcome_creator(Caller caller, std::optional<int> seat);  // after the room was stored
   void resume_after_restart();
+  // The chat said before a restart or a take-over, as stored (oldest first).
+  void restore_chat(std::vector<StoredChatLine> lines);
   void join(Caller caller, protocol::SeatChoice choice, bool by_invite);
   void attach(Caller caller);  // a returning seated player's new connection (no reply but `room`)
   void leave(Caller caller);

@@ -55,7 +55,8 @@ inline constexpr const char* kAccountsMigration = R"sql(
 )sql";
 
 // Migration 6 (room chat, issue 33), the same for both databases: every line with its game,
-// what members reported, players an operator silenced, and whether a room's spectators may chat.
+// what members reported, whom an account muted, players an operator silenced, and whether a
+// room's spectators may chat.
 inline constexpr const char* kChatMigration = R"sql(
   CREATE TABLE chat (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -75,6 +76,13 @@ inline constexpr const char* kChatMigration = R"sql(
     at TEXT NOT NULL,
     reporter_id TEXT NOT NULL,
     reported TEXT NOT NULL
+  );
+  CREATE TABLE chat_mutes (
+    player_id TEXT NOT NULL REFERENCES players(id),
+    muted_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    muted_at TEXT NOT NULL,
+    PRIMARY KEY (player_id, muted_id)
   );
   CREATE TABLE silences (
     player_id TEXT PRIMARY KEY REFERENCES players(id),

@@ -60,6 +60,26 @@ class SqlChatStore final : public ChatStore {
         std::move(done));
   }
 
+  std::vector<MutedPlayer> mutes(const std::string& player_id) override {
+    std::vector<MutedPlayer> out;
+    db_.read([&](Connection& db) {
+      auto rows = db.prepare("SELECT muted_id, name FROM chat_mutes WHERE player_id = ?1 ORDER BY muted_at, muted_id");
+      rows.bind(1, player_id);
+      while (rows.step()) out.push_back({rows.text(0), rows.text(1)});
+    });
+    return out;
+  }
+
+  void set_muted(const std::string& player_id, const MutedPlayer& other, bool muted) override {
+    db_.write([=](Connection& db) {
+      db.prepare("DELETE FROM chat_mutes WHERE player_id = ?1 AND muted_id = ?2").bind(1, player_id).bind(2, other.player_id).run();
+      if (muted)
+        db.prepare("INSERT INTO chat_mutes (player_id, muted_id, name, muted_at) VALUES (?1, ?2, ?3, ?4)")
+            .bind(1, player_id).bind(2, other.player_id).bind(3, other.name).bind(4, now_utc())
+            .run();
+    });
+  }
+
   std::optional<std::string> silenced_until(const std::string& player_id) override {
     std::optional<std::string> until;
     db_.read([&](Connection& db) {

@@ -299,15 +299,19 @@ void check_push_on(const HttpContext& context) {
     throw Refusal{http::status::not_found, "push_off", "this server sends no push notifications", {}};
 }
 
-// Every subscription request counts, so a client cannot fill the table or make the server post
-// to endpoints of its choosing at speed.
-void count_push_request(const HttpContext& context, const std::string& address) {
-  if (const auto wait = context.login_limits.push_by_address.wait(address)) {
-    log_warn("push_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+// Requests that write something (a push subscription, a mute) each count against the address,
+// so a client cannot fill a table, or make the server post to endpoints of its choosing, at speed.
+void count_request(FailureLimiter& limiter, const std::string& address, const std::string& what) {
+  if (const auto wait = limiter.wait(address)) {
+    log_warn(what + "_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
     throw Refusal{http::status::too_many_requests, "rate_limited",
-                  "too many push subscription requests; try again in " + std::to_string(wait->count()) + " s", *wait};
+                  "too many " + what + " requests; try again in " + std::to_string(wait->count()) + " s", *wait};
   }
-  context.login_limits.push_by_address.fail(address);
+  limiter.fail(address);
+}
+
+void count_push_request(const HttpContext& context, const std::string& address) {
+  count_request(context.login_limits.push_by_address, address, "push");
 }
 
 // The player a subscription belongs to: an account by its session, a guest by its token.
@@ -377,6 +381,36 @@ StringResponse show_push_key(const HttpRequest& request, const HttpContext& cont
   return answer(request, http::status::ok, Json{{"key", context.push_key}});
 }
 
+// An account's muted players (a guest's stay in the browser): hidden from him in every room's chat.
+constexpr std::size_t kMaxMutes = 200;
+
+StringResponse mutes_answer(const HttpRequest& request, const HttpContext& context, const std::string& player_id) {
+  Json muted = Json::array();
+  for (const auto& each : context.storage.chat().mutes(player_id))
+    muted.push_back({{"player_id", each.player_id}, {"name", each.name}});
+  return answer(request, http::status::ok, Json{{"muted", std::move(muted)}});
+}
+
+StringResponse change_mute(const HttpRequest& request, const HttpContext& context, const std::string& address,
+                           const std::string& muted_id, bool muted) {
+  check_origin(request, context);
+  count_request(context.login_limits.mutes_by_address, address, "mute");
+  const Session session = required_session(request, context);
+  if (muted_id == session.player_id)
+    throw Refusal{http::status::bad_request, "bad_request", "you cannot mute yourself", {}};
+  MutedPlayer other{muted_id, ""};
+  if (muted) {
+    other.name = string_field(body_of(request), "name");
+    if (other.name.size() > kMaxAccountName * 4)
+      throw Refusal{http::status::bad_request, "bad_request", "'name' is longer than a player's name can be", {}};
+    if (context.storage.chat().mutes(session.player_id).size() >= kMaxMutes)
+      throw Refusal{http::status::conflict, "too_many_mutes",
+                    "you muted " + std::to_string(kMaxMutes) + " players already; unmute one first", {}};
+  }
+  context.storage.chat().set_muted(session.player_id, other, muted);
+  return mutes_answer(request, context, session.player_id);
+}
+
 std::optional<std::string> after_prefix(std::string_view path, std::string_view prefix) {
   if (path.substr(0, prefix.size()) != prefix || path.size() == prefix.size()) return std::nullopt;
   const auto rest = url_decode(path.substr(prefix.size()), false);
@@ -398,6 +432,14 @@ StringResponse route(const HttpRequest& request, const HttpContext& context, con
   }
   if (path == "/api/sessions") return method == http::verb::delete_ ? log_out(request, context, true) : throw wrong_method();
   if (path == "/api/account") return show_account(request, context);
+  if (path == "/api/account/mutes")
+    return method == http::verb::get ? mutes_answer(request, context, required_session(request, context).player_id)
+                                     : throw wrong_method();
+  if (const auto muted = after_prefix(path, "/api/account/mutes/")) {
+    if (method == http::verb::put) return change_mute(request, context, address, *muted, true);
+    if (method == http::verb::delete_) return change_mute(request, context, address, *muted, false);
+    throw wrong_method();
+  }
   if (path == "/api/account/password")
     return method == http::verb::post ? change_password(request, context, address) : throw wrong_method();
   if (path == "/api/password-reset")
@@ -418,9 +460,10 @@ StringResponse route(const HttpRequest& request, const HttpContext& context, con
 bool is_account_target(std::string_view path) {
   for (std::string_view exact : {"/api/accounts", "/api/session", "/api/sessions", "/api/account",
                                  "/api/account/password", "/api/password-reset", "/api/push/key",
-                                 "/api/push/subscriptions"})
+                                 "/api/push/subscriptions", "/api/account/mutes"})
     if (path == exact) return true;
-  return path.rfind("/api/players/", 0) == 0 || path.rfind("/api/leaderboard/", 0) == 0;
+  return path.rfind("/api/players/", 0) == 0 || path.rfind("/api/leaderboard/", 0) == 0 ||
+         path.rfind("/api/account/mutes/", 0) == 0;
 }
 
 StringResponse handle_account_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {

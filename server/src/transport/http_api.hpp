@@ -22,6 +22,8 @@ struct LoginLimits {
   FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
   // Web Push subscriptions and unsubscriptions (each counts) per address.
   FailureLimiter push_by_address{30, std::chrono::minutes(10)};
+  // Mutes and unmutes (each counts) per address.
+  FailureLimiter mutes_by_address{60, std::chrono::minutes(10)};
 };
 
 // What the HTTP side of the server needs, shared by every HTTP session.

@@ -289,6 +289,40 @@ describe('accounts', () => {
     await page.getByTestId('reset-problem').filter({ hasText: /unknown, used already or expired/ }).waitFor();
     assert.deepEqual(page.errors, []);
   });
+
+  it('keeps an account\'s mutes on the server: another browser of the account hides the same player', async () => {
+    const ida = await newAccount('Ida');
+    const jon = await newAccount('Jon', PHONE);
+    await ida.goto(`${server.url}/#/`);
+    await ida.getByTestId('new-game').selectOption('cups');
+    await ida.getByTestId('create-room').click();
+    await ida.waitForSelector('[data-testid=room][data-room]');
+    const roomId = await ida.getAttribute('[data-testid=room]', 'data-room');
+    await jon.goto(`${server.url}/#/`);
+    await jon.getByTestId(`join-${roomId}`).click();
+    await settled([ida, jon], 0);
+    await jon.getByTestId('chat-input').fill('you will lose');
+    await jon.getByTestId('chat-input').press('Enter');
+    const line = ida.locator('[data-testid=chat-line]').filter({ hasText: 'you will lose' });
+    await line.waitFor();
+    const saved = ida.waitForResponse((response) => response.url().includes('/api/account/mutes/') && response.request().method() === 'PUT');
+    await line.getByTestId('chat-mute').click();
+    assert.equal((await saved).status(), 200, 'the mute is kept by the server');
+    assert.match(await ida.getByTestId('chat-muted').textContent(), /Muted: Jon \(1 message hidden\)/);
+
+    // Ida on a fresh browser: the same room hides Jon's line at once, from the server's list.
+    const elsewhere = await visitor(LAPTOP);
+    await elsewhere.getByTestId('name-login').click();
+    await sendAccountForm(elsewhere, 'login', 'Ida');
+    await loggedInAs(elsewhere, 'Ida');
+    await elsewhere.goto(`${server.url}/#/room/${roomId}`);
+    await elsewhere.getByTestId('chat-muted').filter({ hasText: /Muted: Jon \(1 message hidden\)/ }).waitFor();
+    assert.equal(await elsewhere.locator('[data-testid=chat-line]').filter({ hasText: 'you will lose' }).count(), 0);
+    await screenshot(elsewhere, 'accounts-mutes-elsewhere', '[data-testid=chat]');
+    await elsewhere.getByTestId('chat-unmute').click();
+    await elsewhere.locator('[data-testid=chat-line]').filter({ hasText: 'you will lose' }).waitFor();
+    assert.deepEqual([...ida.errors, ...jon.errors, ...elsewhere.errors], []);
+  });
 });
 
 // --- settled ratings: many quick rated games over each browser's own WebSocket -----------------
