@@ -262,6 +262,33 @@ TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) 
       << "the newest stays";
 }
 
+// Chat on both backends: an account's mutes (in order, once each, undone) and an operator's
+// silence, which ends by itself.
+TEST_P(StorageTest, MutesAndSilences) {
+  auto storage = open();
+  for (const char* id : {"p1", "p2", "p3"})
+    ASSERT_TRUE(wait([&](auto done) { storage->create_player({id, id, std::string(64, id[1])}, done); }));
+  auto& chat = storage->chat();
+  chat.set_muted("p1", {"p2", "Bob"}, true);
+  chat.set_muted("p1", {"p3", "Cy"}, true);
+  chat.set_muted("p1", {"p3", "Cy"}, true);
+  const auto muted = chat.mutes("p1");
+  ASSERT_EQ(muted.size(), 2u);
+  EXPECT_EQ(muted[0].player_id, "p2");
+  EXPECT_EQ(muted[0].name, "Bob");
+  EXPECT_TRUE(chat.mutes("p2").empty()) << "mutes are one player's own";
+  chat.set_muted("p1", {"p2", ""}, false);
+  ASSERT_EQ(chat.mutes("p1").size(), 1u);
+  EXPECT_EQ(chat.mutes("p1")[0].player_id, "p3");
+
+  chat.silence("p2", "2999-01-01T00:00:00.000Z");
+  EXPECT_EQ(chat.silenced_until("p2"), "2999-01-01T00:00:00.000Z");
+  chat.silence("p3", "2000-01-01T00:00:00.000Z");
+  EXPECT_FALSE(chat.silenced_until("p3")) << "a silence in the past is over";
+  chat.silence("p2", "");
+  EXPECT_FALSE(chat.silenced_until("p2"));
+}
+
 TEST_P(StorageTest, ListGamesFiltersAndPages) {
   auto storage = open();
   ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
