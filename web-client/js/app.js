@@ -181,7 +181,8 @@ async function setupPush() {
   if (!key) { button.dataset.state = 'off'; return; }
   let subscribed = Boolean(await currentSubscription().catch(() => null));
   const draw = () => {
-    button.textContent = subscribed ? 'Stop telling me when it is my move' : 'Tell me when it is my move';
+    // Short when on: the longer words wrapped the header onto a second row on a laptop.
+    button.textContent = subscribed ? 'Stop move alerts' : 'Tell me when it is my move';
     button.setAttribute('aria-pressed', String(subscribed));
   };
   draw();

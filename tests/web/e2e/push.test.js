@@ -73,7 +73,7 @@ describe('web push', () => {
     await page.evaluate(standInPushService);
     await button.click();
     await page.waitForFunction(() => document.querySelector('[data-testid=push]').getAttribute('aria-pressed') === 'true');
-    assert.equal(await button.textContent(), 'Stop telling me when it is my move');
+    assert.equal(await button.textContent(), 'Stop move alerts');
     const key = (await (await fetch(`${withKey.url}/api/push/key`)).json()).key;
     assert.equal(await page.evaluate(() => window.subscribedWithKey), key, 'subscribed with the server key');
     const scope = await page.evaluate(() => navigator.serviceWorker.getRegistration('/').then((r) => r?.scope));
