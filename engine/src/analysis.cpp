@@ -154,6 +154,12 @@ std::string_view to_string(Mark mark) {
   return "";
 }
 
+std::optional<Mark> mark_from_name(std::string_view name) {
+  for (Mark mark : {Mark::inaccuracy, Mark::mistake, Mark::blunder})
+    if (to_string(mark) == name) return mark;
+  return std::nullopt;
+}
+
 Mark mark_for_drop(double drop) {
   if (drop >= kBlunderDrop) return Mark::blunder;
   if (drop >= kMistakeDrop) return Mark::mistake;

@@ -11,7 +11,7 @@
 namespace mancala {
 namespace {
 
-constexpr std::string_view kMarkTexts[] = {"?!", "?", "??"};  // in the order of MoveMark
+constexpr std::string_view kMarkTexts[] = {"", "?!", "?", "??"};  // in the order of analysis::Mark
 constexpr std::size_t kLineWidth = 80;
 
 std::string seat_text(Seat seat) { return "S" + std::to_string(seat); }
@@ -93,7 +93,7 @@ class Wrapper {
 
 MoveNote note_of(const Json& entry, const std::map<int, MoveNote>& notes, int number) {
   MoveNote note;
-  if (entry.contains("mark")) note.mark = move_mark_from_name(entry["mark"].get<std::string>());
+  if (entry.contains("mark")) note.mark = analysis::mark_from_name(entry["mark"].get<std::string>());
   note.comment = entry.value("comment", std::string());
   if (const auto it = notes.find(number); it != notes.end()) {
     if (it->second.mark) note.mark = it->second.mark;
@@ -182,7 +182,7 @@ std::optional<int> seat_of(std::string_view text) {
 }
 
 std::optional<MoveMark> mark_of(std::string_view text) {
-  for (std::size_t i = 0; i < std::size(kMarkTexts); ++i)
+  for (std::size_t i = 1; i < std::size(kMarkTexts); ++i)  // from 1: a mark is never empty
     if (text == kMarkTexts[i]) return static_cast<MoveMark>(i);
   return std::nullopt;
 }
@@ -598,21 +598,6 @@ Json players_of(const Header& header, int seats) {
 }
 
 }  // namespace
-
-std::string_view to_string(MoveMark mark) {
-  switch (mark) {
-    case MoveMark::inaccuracy: return "inaccuracy";
-    case MoveMark::mistake: return "mistake";
-    case MoveMark::blunder: return "blunder";
-  }
-  return "";
-}
-
-std::optional<MoveMark> move_mark_from_name(std::string_view name) {
-  for (MoveMark mark : {MoveMark::inaccuracy, MoveMark::mistake, MoveMark::blunder})
-    if (to_string(mark) == name) return mark;
-  return std::nullopt;
-}
 
 RecordTextError::RecordTextError(ErrorCode code, int line, int column, const std::string& message)
     : EngineError(code, "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message),

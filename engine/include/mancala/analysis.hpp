@@ -34,6 +34,7 @@ namespace mancala::analysis {
 
 enum class Mark : std::uint8_t { none, inaccuracy, mistake, blunder };
 std::string_view to_string(Mark mark);  // "inaccuracy", "mistake", "blunder"; "" for none
+std::optional<Mark> mark_from_name(std::string_view name);  // nothing for "" or an unknown name
 
 inline constexpr double kInaccuracyDrop = 0.10;
 inline constexpr double kMistakeDrop = 0.20;

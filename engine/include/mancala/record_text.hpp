@@ -7,16 +7,15 @@
 #include <string>
 #include <string_view>
 
+#include "mancala/analysis.hpp"
 #include "mancala/error.hpp"
 #include "mancala/json.hpp"
 
 namespace mancala {
 
 // How much a move lost, as the analysis marks it (`?!`, `?`, `??` in the text; "inaccuracy",
-// "mistake", "blunder" in a record entry's "mark").
-enum class MoveMark { inaccuracy, mistake, blunder };
-std::string_view to_string(MoveMark mark);
-std::optional<MoveMark> move_mark_from_name(std::string_view name);
+// "mistake", "blunder" in a record entry's "mark"). Never Mark::none in a note.
+using MoveMark = analysis::Mark;
 
 // What a text adds to one action: a mark and a comment (empty: none).
 struct MoveNote {
