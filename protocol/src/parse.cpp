@@ -1,6 +1,7 @@
 #include <limits>
 
 #include "mancala/protocol/client_messages.hpp"
+#include "mancala/protocol/server_messages.hpp"
 
 namespace mancala::protocol {
 namespace {
@@ -322,6 +323,16 @@ Parsed parse_client_message(std::string_view text) {
     parsed.body = std::move(invalid.error);
   }
   return parsed;
+}
+
+RequestId reply_id(std::string_view message) {
+  const Json object = Json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!object.is_object()) return std::monostate{};
+  try {
+    return parse_id(object);
+  } catch (const Invalid&) {
+    return std::monostate{};
+  }
 }
 
 std::string room_named_by(const ClientMessage& message) {

@@ -110,6 +110,110 @@ TEST(Cluster, AnOwnerPausedPastItsLeaseCannotAddMovesAndStops) {
   EXPECT_EQ(stored_moves(survivor.port(), table), played);
 }
 
+// The only process is SIGKILLed mid-game and started again at once, with the default 5 s
+// lease: the new process sees that the one it replaces is gone (same machine, its pid ended)
+// and serves its rooms from the start instead of after the lease. Prints the time.
+TEST(PostgresServer, ARestartOfTheOnlyProcessServesItsRoomsAtOnce) {
+  const std::string db = TempPostgres::shared().create_database();
+  const std::vector<std::string> lease = {"--lease-ms", "5000"};
+  auto server = std::make_unique<ServerProcess>(db, lease);
+  Table table = open_table(server->port(), "cups", Json::object(), 2);
+  std::vector<std::string> played;
+  Random rng(21);
+  for (int i = 0; i < 5; ++i) played.push_back(play_one(table, rng)["tokens"]);
+  ASSERT_TRUE(table.state["result"].is_null()) << "the game must still be on";
+
+  server->kill_hard();
+  const auto killed = std::chrono::steady_clock::now();
+  server = std::make_unique<ServerProcess>(db, lease);
+  ASSERT_TRUE(wait_until_served(server->port(), table, std::chrono::seconds(3)))
+      << "the room waited for the dead process's lease; the log:\n" << server->log();
+  reconnect_all(table, server->port());
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  played.push_back(play_one(table, rng)["tokens"]);
+  const auto resumed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - killed);
+  std::cout << "restart of the only process with --lease-ms 5000: " << resumed.count()
+            << " ms from SIGKILL to the first move accepted by the new process (its start included)" << std::endl;
+  EXPECT_NE(server->log().find("\"process_found_dead\""), std::string::npos) << server->log();
+  EXPECT_EQ(stored_moves(server->port(), table), played) << "every acknowledged move is in the history";
+}
+
+// The owner of a room stops answering (paused) while its lease still holds: a request sent
+// through the other process is answered `unavailable` with a time to retry, instead of never;
+// once the owner answers again, so does the room.
+TEST(Cluster, ARequestToAnOwnerThatDoesNotAnswerIsToldToRetry) {
+  const std::string db = TempPostgres::shared().create_database();
+  const std::vector<std::string> long_lease = {"--lease-ms", "20000"};
+  ServerProcess owner(db, long_lease);
+  ServerProcess other(db, long_lease);
+  Table table = open_table(owner.port(), "cups", Json::object(), 2);
+  Random rng(8);
+  for (int i = 0; i < 2; ++i) play_one(table, rng);
+  Client probe(other.port());
+  ASSERT_EQ(probe.request({{"type", "hello"}, {"token", table.tokens[0]}})["type"], "welcome");
+  probe.wait_for_type("room");  // sent by the owner through the bus: forwarding works
+  const Json sync = {{"type", "sync"}, {"room", table.room}, {"since", table.version}};
+
+  ::kill(owner.pid(), SIGSTOP);
+  const auto sent = std::chrono::steady_clock::now();
+  Json answer;
+  try {
+    answer = probe.request(sync, std::chrono::seconds(10));
+  } catch (const std::exception& e) {
+    ::kill(owner.pid(), SIGCONT);
+    FAIL() << "a request about the room was never answered: " << e.what() << "\n" << other.log();
+  }
+  const auto waited = std::chrono::steady_clock::now() - sent;
+  ::kill(owner.pid(), SIGCONT);
+  EXPECT_EQ(answer.value("code", ""), "unavailable") << answer.dump();
+  EXPECT_TRUE(answer.contains("retry_after_ms")) << answer.dump();
+  EXPECT_LT(waited, std::chrono::seconds(6)) << "answered within the router's deadline, long before the lease";
+  EXPECT_EQ(probe.request(sync)["type"], "updates") << "the owner answers again once it is back";
+}
+
+// The owner is SIGKILLed with the default lease: every request a player sends the other process
+// meanwhile is answered, `unavailable` until the room is served there, then served.
+TEST(Cluster, EveryRequestIsAnsweredWhileAKilledOwnersRoomMoves) {
+  const std::string db = TempPostgres::shared().create_database();
+  const std::vector<std::string> lease = {"--lease-ms", "5000"};
+  auto owner = std::make_unique<ServerProcess>(db, lease);
+  ServerProcess survivor(db, lease);
+  Table table = open_table(owner->port(), "cups", Json::object(), 2);
+  std::vector<std::string> played;
+  Random rng(3);
+  for (int i = 0; i < 3; ++i) played.push_back(play_one(table, rng)["tokens"]);
+  Client probe(survivor.port());
+  ASSERT_EQ(probe.request({{"type", "hello"}, {"token", table.tokens[0]}})["type"], "welcome");
+  probe.wait_for_type("room");
+
+  owner->kill_hard();
+  const auto killed = std::chrono::steady_clock::now();
+  int refusals = 0;
+  bool served = false;
+  while (!served && std::chrono::steady_clock::now() - killed < std::chrono::seconds(15)) {
+    Json answer;
+    try {
+      answer = probe.request({{"type", "sync"}, {"room", table.room}, {"since", table.version}}, std::chrono::seconds(6));
+    } catch (const std::exception& e) {
+      FAIL() << "a request was left without an answer: " << e.what() << "\n" << survivor.log();
+    }
+    served = answer["type"] == "updates";
+    if (served) break;
+    ASSERT_EQ(answer.value("code", ""), "unavailable") << answer.dump();
+    ++refusals;
+    std::this_thread::sleep_for(std::chrono::milliseconds(answer.value("retry_after_ms", 1000)));
+  }
+  ASSERT_TRUE(served) << survivor.log();
+  std::cout << "served by the survivor " << std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::steady_clock::now() - killed).count()
+            << " ms after the owner's SIGKILL (lease 5000 ms), " << refusals << " requests told to retry meanwhile"
+            << std::endl;
+  reconnect_all(table, survivor.port());
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  played.push_back(play_one(table, rng)["tokens"]);
+  EXPECT_EQ(stored_moves(survivor.port(), table), played) << "every acknowledged move is in the history";
+}
+
 // A graceful stop (SIGTERM) commits what is queued, then leaves the registry: the other process
 // takes the room at its next renewal, well before the lease would have run out.
 TEST(Cluster, AGracefulStopHandsTheRoomsOverBeforeTheLeaseRunsOut) {

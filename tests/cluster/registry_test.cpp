@@ -100,7 +100,7 @@ bool append_move(Storage& storage, const std::string& game_id, std::int64_t vers
   return stored.get_future().get();
 }
 
-TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotAppendMoves) {
+TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
   const std::string db = testing::TempPostgres::shared().create_database();
   ClusterRegistry a(db, "a", 1000ms);  // creates the registry's tables
   ClusterRegistry b(db, "b", 60s);
@@ -111,11 +111,26 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotAppendMoves) {
   ASSERT_TRUE(store_game(*storage, "g1"));
   EXPECT_EQ(b.owner_of("g1"), "a") << "created rooms are owned by their creator";
   EXPECT_TRUE(append_move(*storage, "g1", 1));
+  const auto committed = [](auto write) {
+    std::promise<bool> done;
+    write([&](bool ok) { done.set_value(ok); });
+    return done.get_future().get();
+  };
+  ASSERT_TRUE(committed([&](Storage::Done done) { storage->create_player({"p1", "Ada", "hash"}, done); }));
+  ASSERT_TRUE(committed([&](Storage::Done done) { storage->take_seat("g1", 0, "p1", std::nullopt, done); }))
+      << "the owner seats players";
 
   std::this_thread::sleep_for(1200ms);  // a's lease runs out
   ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_FALSE(append_move(*storage, "g1", 2)) << "the old owner is fenced off";
   EXPECT_EQ(storage->load_actions("g1").size(), 1u);
+  EXPECT_FALSE(committed([&](Storage::Done done) { storage->take_seat("g1", 1, "p1", std::nullopt, done); }))
+      << "nor may it seat anyone";
+  EXPECT_FALSE(committed([&](Storage::Done done) { storage->free_seat("g1", 0, done); }));
+  EXPECT_FALSE(committed([&](Storage::Done done) { storage->delete_game("g1", done); }));
+  const auto game = storage->load_game("g1");
+  ASSERT_TRUE(game) << "the room is still there";
+  EXPECT_EQ(game->meta.seats.size(), 1u) << "with the seat it had";
 }
 
 }  // namespace

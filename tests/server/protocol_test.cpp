@@ -300,6 +300,16 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
             R"({"type":"plex_open","room":"r","window":"w","deadline_ms":5000,"mover":2})");
 }
 
+TEST(Write, ARepliesIdIsReadBackAndAnUnsolicitedMessageHasNone) {
+  EXPECT_EQ(reply_id(write_ok(std::int64_t{3})), RequestId(std::int64_t{3}));
+  EXPECT_EQ(reply_id(write_error(std::string("m7"), {Code::not_found, "no", {}})), RequestId(std::string("m7")));
+  EXPECT_EQ(reply_id(with_id(write_update({}, Update{"r1", 5, 1, "move", "c2", Json::array(), "{}"}), std::string("x"))),
+            RequestId(std::string("x")));
+  EXPECT_EQ(reply_id(write_presence("r", 1, true, "")), RequestId());
+  EXPECT_EQ(reply_id("not json"), RequestId());
+  EXPECT_EQ(reply_id(R"({"type":"ok","id":{"nested":1}})"), RequestId()) << "an id no request could have";
+}
+
 TEST(Write, AnAwaySeatCarriesItsGraceTimeAndOnlyIt) {
   RoomView view;
   view.summary = {"r", "cups", Json::object(), "playing",

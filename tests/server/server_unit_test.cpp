@@ -2,6 +2,7 @@
 // rate limiter.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 
 #include "database.hpp"
 #include "group_commit_writer.hpp"
+#include "local_process.hpp"
 #include "metrics.hpp"
 #include "server.hpp"
 #include "sha256.hpp"
@@ -76,6 +78,29 @@ std::future<bool> submit(GroupCommitWriter& writer, GroupCommitWriter::Job job) 
   auto future = promise->get_future();
   writer.submit(std::move(job), [promise](bool committed) { promise->set_value(committed); });
   return future;
+}
+
+// What a restarted server concludes about the process it replaces (cluster take-over).
+TEST(LocalProcess, OnlyAProcessSurelyEndedIsGone) {
+  const LocalProcess self = this_process();
+  ASSERT_FALSE(self.pid_space.empty()) << "this machine's /proc says where we run";
+  EXPECT_GT(self.started, 0);
+  EXPECT_EQ(liveness(self), Liveness::running);
+
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  LocalProcess ended{self.pid_space, child, self.started};
+  waitpid(child, nullptr, 0);
+  EXPECT_EQ(liveness(ended), Liveness::gone) << "its pid is free";
+
+  LocalProcess reused = self;  // our pid, but a process that started at another moment
+  reused.started = self.started - 1;
+  EXPECT_EQ(liveness(reused), Liveness::gone);
+
+  LocalProcess elsewhere = self;
+  elsewhere.pid_space = "other-host/" + self.pid_space;
+  EXPECT_EQ(liveness(elsewhere), Liveness::unknown) << "another machine's pids say nothing here";
+  EXPECT_EQ(liveness(LocalProcess{}), Liveness::unknown);
 }
 
 TEST(GroupCommitWriter, AFailingJobIsUndoneAloneAndTheOthersCommit) {

@@ -24,6 +24,14 @@ ClusterMembership::ClusterMembership(const std::string& url, std::chrono::millis
     : registry_(url, new_process_id(), lease), lease_(lease) {
   registry_.register_self("starting");
   log_info("cluster_joined", {{"process", registry_.process_id()}, {"lease_ms", lease.count()}});
+  // Before the rooms are restored: a restart takes the rooms of the process it replaces at once.
+  end_leases_of_dead_neighbours();
+}
+
+void ClusterMembership::end_leases_of_dead_neighbours() {
+  for (const auto& id : registry_.end_leases_of_dead_neighbours())
+    log_info("process_found_dead", {{"process", id}, {"message", "a process of this machine that is no longer "
+                                                                  "running: its rooms are taken without waiting for its lease"}});
 }
 
 void ClusterMembership::start(const std::string& address, Events events) {
@@ -68,6 +76,7 @@ void ClusterMembership::tick() {
     // their leases ran out for the same reason, and they are registering again. Their rooms are
     // taken only once they had a whole lease to do so; a dead process's a lease later.
     if (std::chrono::steady_clock::now() - last_cut_off_ < lease_) return;
+    end_leases_of_dead_neighbours();
     auto taken = registry_.take_over_rooms_of_dead_processes();
     if (!taken.empty()) log_info("rooms_taken_over", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
     taken.insert(taken.end(), not_rebuilt_.begin(), not_rebuilt_.end());

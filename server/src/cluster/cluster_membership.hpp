@@ -2,7 +2,9 @@
 // This process's part in a cluster of servers sharing one PostgreSQL database (issue 19). It
 // registers in the ClusterRegistry, renews its lease every third of the lease on its own thread
 // (so a slow room or a full I/O thread cannot let it lapse), and takes over the rooms of
-// processes whose lease ran out. The hub rebuilds those rooms (`rooms_taken`).
+// processes whose lease ran out, or, on the same machine, that are surely no longer running
+// (a restart after a crash serves its predecessor's rooms at once). The hub rebuilds those
+// rooms (`rooms_taken`).
 //
 // Cut off is not replaced: a process that could not reach the database for longer than its
 // lease (a database restart, a failover, a pause) finds its lease lapsed. It registers again at
@@ -61,6 +63,7 @@ class ClusterMembership {
   void tick();
   // The lease had run out: live again, then keep the rooms the database still says are ours.
   void recover_from_lapse();
+  void end_leases_of_dead_neighbours();
   bool sleep_unless_stopped(std::chrono::milliseconds interval);  // false once stopping
 
   ClusterRegistry registry_;

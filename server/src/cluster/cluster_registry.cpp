@@ -1,5 +1,6 @@
 #include "cluster_registry.hpp"
 
+#include "local_process.hpp"
 #include "pg_schema.hpp"
 
 namespace mancala::server {
@@ -20,6 +21,11 @@ constexpr const char* kTables = R"sql(
     process_id TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS room_owners_by_process ON room_owners(process_id);
+  -- Which process of which machine it is (local_process.hpp), so that a restart on the same
+  -- machine can tell that the process it replaces is gone.
+  ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS pid_space TEXT NOT NULL DEFAULT '';
+  ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS pid BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS started BIGINT NOT NULL DEFAULT 0;
   COMMIT;
 )sql";
 
@@ -29,20 +35,41 @@ constexpr const char* kLive = "(SELECT id FROM cluster_processes WHERE lease_unt
 }  // namespace
 
 ClusterRegistry::ClusterRegistry(const std::string& url, std::string process_id, std::chrono::milliseconds lease)
-    : db_(url), process_id_(std::move(process_id)), lease_ms_(lease.count()) {
+    : db_(url), process_id_(std::move(process_id)), lease_ms_(lease.count()), self_(this_process()) {
   migrate_postgres(db_);  // room_owners refers to games; a no-op when the schema is current
   db_.execute(kTables);
 }
 
 void ClusterRegistry::register_self(const std::string& address) {
   db_.prepare(
-         "INSERT INTO cluster_processes (id, address, lease_until) "
-         "VALUES (?1, ?2, now() + CAST(?3 AS DOUBLE PRECISION) * INTERVAL '1 millisecond') "
+         "INSERT INTO cluster_processes (id, address, lease_until, pid_space, pid, started) "
+         "VALUES (?1, ?2, now() + CAST(?3 AS DOUBLE PRECISION) * INTERVAL '1 millisecond', ?4, ?5, ?6) "
          "ON CONFLICT (id) DO UPDATE SET address = excluded.address, lease_until = excluded.lease_until")
       .bind(1, process_id_)
       .bind(2, address)
       .bind(3, lease_ms_)
+      .bind(4, self_.pid_space)
+      .bind(5, self_.pid)
+      .bind(6, self_.started)
       .run();
+}
+
+std::vector<std::string> ClusterRegistry::end_leases_of_dead_neighbours() {
+  if (self_.pid_space.empty()) return {};
+  std::vector<std::pair<std::string, LocalProcess>> neighbours;
+  {
+    auto rows = db_.prepare(
+        "SELECT id, pid, started FROM cluster_processes WHERE pid_space = ?1 AND id <> ?2 AND lease_until > now()");
+    rows.bind(1, self_.pid_space).bind(2, process_id_);
+    while (rows.step()) neighbours.push_back({rows.text(0), {self_.pid_space, rows.integer(1), rows.integer(2)}});
+  }
+  std::vector<std::string> ended;
+  for (const auto& [id, process] : neighbours) {
+    if (liveness(process) != Liveness::gone) continue;
+    db_.prepare("UPDATE cluster_processes SET lease_until = now() WHERE id = ?1").bind(1, id).run();
+    ended.push_back(id);
+  }
+  return ended;
 }
 
 bool ClusterRegistry::renew() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "local_process.hpp"
 #include "pg_connection.hpp"
 
 namespace mancala::server {
@@ -23,6 +24,10 @@ class ClusterRegistry {
   const std::string& process_id() const { return process_id_; }
   // Registers this process (again) with a fresh lease and the address clients reach it at.
   void register_self(const std::string& address);
+  // Ends at once the leases of processes of this machine that are surely gone (their pid ended
+  // or was reused; local_process.hpp), so that their rooms need not wait for the lease to run
+  // out. A process that cannot be checked keeps its lease. Their ids.
+  std::vector<std::string> end_leases_of_dead_neighbours();
   // Extends the lease. False when it had already run out: the rooms may have moved on.
   bool renew();
   // Makes this process the room's owner unless a live process owns it. True when it is ours.
@@ -45,6 +50,7 @@ class ClusterRegistry {
   PgConnection db_;
   std::string process_id_;
   std::int64_t lease_ms_;
+  LocalProcess self_;
 };
 
 }  // namespace mancala::server

@@ -1,5 +1,6 @@
 #include "cluster_router.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -53,7 +54,7 @@ ClusterRouter::ClusterRouter(const std::string& url, std::string process_id, std
                                    [this](const std::string& channel, const std::string& payload) {
                                      on_message(channel, payload);
                                    })),
-      sweeper_([this, lease] { sweep_dead_processes_every(lease); }) {}
+      sweeper_([this, lease] { sweep_every(lease); }) {}
 
 ClusterRouter::~ClusterRouter() {
   {
@@ -65,14 +66,20 @@ ClusterRouter::~ClusterRouter() {
   bus_.reset();  // stops the listener before the maps it uses go
 }
 
-void ClusterRouter::sweep_dead_processes_every(std::chrono::milliseconds interval) {
+void ClusterRouter::sweep_every(std::chrono::milliseconds lease) {
+  constexpr std::chrono::milliseconds kAnswerCheck{250};
+  auto next_sweep = std::chrono::steady_clock::now() + lease;
   std::unique_lock lock(sweep_mutex_);
-  while (!sweep_wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+  while (!sweep_wake_.wait_for(lock, std::min(kAnswerCheck, lease), [this] { return stopping_; })) {
     lock.unlock();
-    try {
-      forget_dead_processes();
-    } catch (const std::exception& e) {  // PostgreSQL away for a moment: the next round tries again
-      log_warn("cluster_sweep_failed", {{"message", e.what()}});
+    answer_overdue_requests();
+    if (std::chrono::steady_clock::now() >= next_sweep) {
+      next_sweep = std::chrono::steady_clock::now() + lease;
+      try {
+        forget_dead_processes();
+      } catch (const std::exception& e) {  // PostgreSQL away for a moment: the next round tries again
+        log_warn("cluster_sweep_failed", {{"message", e.what()}});
+      }
     }
     lock.lock();
   }
@@ -121,6 +128,7 @@ bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage&
   const auto owner = owner_of(room);
   if (!owner || *owner == process_id_) return false;
   const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
+  await_answer(number, caller.id, room);
   publish(channel_of_process(*owner),
           bus::Request{process_id_, number, caller.player->id, protocol::write_client_message(caller.id, message)});
   return true;
@@ -209,9 +217,55 @@ void ClusterRouter::connection_closed(const std::shared_ptr<Connection>& connect
     client = std::move(it->second);
     remote_clients_.erase(it);
     by_number_.erase(client.number);
+    std::erase_if(awaited_, [&](const AwaitedAnswer& a) { return a.number == client.number; });
   }
   for (const auto& owner : client.owners)
     if (owner != process_id_) publish(channel_of_process(owner), bus::Gone{process_id_, client.number});
+}
+
+void ClusterRouter::await_answer(std::uint64_t number, const protocol::RequestId& id, const std::string& room) {
+  if (std::holds_alternative<std::monostate>(id)) return;  // the client asked for no answer
+  const std::lock_guard lock(mutex_);
+  awaited_.push_back({number, id, room, std::chrono::steady_clock::now() + kOwnerAnswerDeadline});
+}
+
+// Parses the frame only while the client waits for an answer from another process.
+void ClusterRouter::note_answer(std::uint64_t number, const std::string& text) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (std::none_of(awaited_.begin(), awaited_.end(), [&](const AwaitedAnswer& a) { return a.number == number; }))
+      return;
+  }
+  const protocol::RequestId id = protocol::reply_id(text);
+  if (std::holds_alternative<std::monostate>(id)) return;
+  const std::lock_guard lock(mutex_);
+  const auto it = std::find_if(awaited_.begin(), awaited_.end(),
+                               [&](const AwaitedAnswer& a) { return a.number == number && a.id == id; });
+  if (it != awaited_.end()) awaited_.erase(it);
+}
+
+void ClusterRouter::answer_overdue_requests() {
+  std::vector<std::pair<std::shared_ptr<Connection>, protocol::RequestId>> overdue;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    const auto late = std::find_if(awaited_.begin(), awaited_.end(), [&](const AwaitedAnswer& a) { return a.deadline > now; });
+    for (auto it = awaited_.begin(); it != late; ++it) {
+      owners_.erase(it->room);  // look the owner up again: it may have been replaced
+      if (const auto found = by_number_.find(it->number); found != by_number_.end())
+        if (auto connection = found->second.lock()) overdue.emplace_back(std::move(connection), it->id);
+    }
+    awaited_.erase(awaited_.begin(), late);
+  }
+  for (const auto& [connection, id] : overdue) {
+    metrics_.count_error(protocol::Code::unavailable);
+    connection->send(protocol::write_error(
+        id, {protocol::Code::unavailable,
+             "the server that held this room did not answer (it may be being replaced, or the room just moved "
+             "to another); nothing acknowledged is lost: ask again in a moment",
+             {{"retry_after_ms", kRetryAfterMs}}}));
+  }
+  if (!overdue.empty()) log_warn("owner_did_not_answer", {{"requests", overdue.size()}});
 }
 
 // ---- owner side ---------------------------------------------------------------------------
@@ -221,7 +275,23 @@ void ClusterRouter::publish_summary(const std::string& room_id, const std::optio
 }
 
 void ClusterRouter::announce_taken(const std::vector<std::string>& room_ids) {
-  if (!room_ids.empty()) publish(kLobbyChannel, bus::Taken{process_id_, room_ids});
+  if (room_ids.empty()) return;
+  publish(kLobbyChannel, bus::Taken{process_id_, room_ids});
+  stop_awaiting_old_owners_of(room_ids);  // ours now: asked again, they are served here
+}
+
+void ClusterRouter::stop_awaiting_old_owners_of(const std::vector<std::string>& room_ids) {
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& room : room_ids) owners_.erase(room);
+    // Still in the order of their deadlines: the rooms' requests are moved to the front.
+    std::stable_partition(awaited_.begin(), awaited_.end(), [&](AwaitedAnswer& a) {
+      const bool moved = std::find(room_ids.begin(), room_ids.end(), a.room) != room_ids.end();
+      if (moved) a.deadline = std::chrono::steady_clock::time_point::min();
+      return moved;
+    });
+  }
+  answer_overdue_requests();
 }
 
 std::shared_ptr<Connection> ClusterRouter::proxy_for(const std::string& from, std::uint64_t number) {
@@ -282,7 +352,9 @@ void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
     const std::lock_guard lock(mutex_);
     if (const auto it = by_number_.find(number); it != by_number_.end()) connection = it->second.lock();
   }
-  if (connection) connection->send(text);  // else the client has gone meanwhile
+  if (!connection) return;  // the client has gone meanwhile
+  note_answer(number, text);
+  connection->send(text);
 }
 
 void ClusterRouter::on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
@@ -319,6 +391,7 @@ void ClusterRouter::on_gone(const std::string& from, std::uint64_t number) {
 }
 
 void ClusterRouter::on_taken(const std::string& from, const std::vector<std::string>& rooms) {
+  stop_awaiting_old_owners_of(rooms);  // the new owner answers them when asked again
   std::vector<std::tuple<std::uint64_t, PlayerRef, std::string>> to_attach;
   {
     const std::lock_guard lock(mutex_);

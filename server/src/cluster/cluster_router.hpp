@@ -18,6 +18,10 @@
 // so on the lobby channel ("taken"), and every process sends its clients of those rooms to the
 // new owner. Every lease, the router forgets processes whose lease ran out: their clients'
 // proxies leave our rooms (their seats' grace time starts), and their rooms are looked up again.
+//
+// No request goes unanswered: one forwarded to an owner that does not answer within
+// `kOwnerAnswerDeadline` (it died and its lease has not run out yet, or it is paused) is
+// answered `unavailable` with a time to retry, and its room is looked up again next time.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -47,6 +51,8 @@ std::string channel_of_process(const std::string& process_id);
 
 class ClusterRouter final : public OtherProcesses {
  public:
+  static constexpr std::chrono::milliseconds kOwnerAnswerDeadline{3000};
+
   // Connects to `url` (a lookup connection and the bus's two). Throws SqlError. Looks for dead
   // processes every `lease`.
   ClusterRouter(const std::string& url, std::string process_id, std::chrono::milliseconds lease, Hub& hub,
@@ -68,6 +74,14 @@ class ClusterRouter final : public OtherProcesses {
   void announce_taken(const std::vector<std::string>& room_ids) override;
 
  private:
+  // A forwarded request whose answer has not come back yet.
+  struct AwaitedAnswer {
+    std::uint64_t number = 0;  // the client's
+    protocol::RequestId id;
+    std::string room;
+    std::chrono::steady_clock::time_point deadline;
+  };
+
   struct RemoteClient {  // a client of this process talking to rooms of others
     std::uint64_t number = 0;
     PlayerRef player;
@@ -101,7 +115,12 @@ class ClusterRouter final : public OtherProcesses {
   std::shared_ptr<Connection> proxy_for(const std::string& from, std::uint64_t number);
   PlayerRef player_by_id(const std::string& player_id);
   void publish(const std::string& channel, const bus::Message& message);
-  void sweep_dead_processes_every(std::chrono::milliseconds interval);
+  void await_answer(std::uint64_t number, const protocol::RequestId& id, const std::string& room);
+  void note_answer(std::uint64_t number, const std::string& text);
+  void answer_overdue_requests();
+  // These rooms have a new owner: requests that waited for the old one are answered at once.
+  void stop_awaiting_old_owners_of(const std::vector<std::string>& room_ids);
+  void sweep_every(std::chrono::milliseconds lease);
   void forget_dead_processes();
 
   std::string process_id_;
@@ -119,13 +138,14 @@ class ClusterRouter final : public OtherProcesses {
   std::unordered_map<std::uint64_t, std::weak_ptr<Connection>> by_number_;
   std::unordered_map<std::string, std::string> owners_;  // room -> owner, as last looked up
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<Connection>> proxies_;
+  std::vector<AwaitedAnswer> awaited_;  // in the order sent, so deadlines come in order
 
   std::shared_ptr<PgBus> bus_;  // after the members its listener uses
 
   std::mutex sweep_mutex_;
   std::condition_variable sweep_wake_;
   bool stopping_ = false;
-  std::thread sweeper_;  // last: it uses everything above
+  std::thread sweeper_;  // last: it uses everything above (dead processes, overdue answers)
 };
 
 }  // namespace mancala::server

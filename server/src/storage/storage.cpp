@@ -240,16 +240,17 @@ void insert_seat(Connection& db, const std::string& game_id, const StoredSeat& s
       .run();
 }
 
-// The write fence (several processes): the owner row must still name this process. FOR SHARE
+// The write fence (several processes): the owner row must still name this process, for every
+// write to a room that exists (a move, a seat taken or freed, the room deleted). FOR SHARE
 // holds it until the commit, so a survivor's take-over (an UPDATE of that row) waits for this
-// move and then rebuilds the room with it; a process that already lost the room writes nothing.
+// write and then rebuilds the room with it; a process that already lost the room writes nothing.
 template <class Connection>
 void check_still_owner(Connection& db, const std::string& game_id, const std::string& owner) {
   auto row = db.prepare("SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 FOR SHARE");
   row.bind(1, game_id).bind(2, owner);
   if (!row.step())
     throw SqlError("room " + game_id + " is no longer owned by process " + owner +
-                   " (its lease ran out and another process took the room); the move is refused");
+                   " (its lease ran out and another process took the room); the change is refused");
 }
 
 // What differs between the two databases: opening and migrating the writer, opening readers.
@@ -472,7 +473,8 @@ template <class Dialect>
 void SqlStorage<Dialect>::take_seat(std::string game_id, StoredSeat seat, std::optional<std::string> started_at,
                         Done done) {
   writer_->submit(
-      [=](Connection& db) {
+      [=, owner = room_owner_](Connection& db) {
+        if (!owner.empty()) check_still_owner(db, game_id, owner);
         insert_seat(db, game_id, seat);
         if (started_at)
           db.prepare("UPDATE games SET status = 'playing', started = ?2 WHERE id = ?1")
@@ -486,7 +488,8 @@ void SqlStorage<Dialect>::take_seat(std::string game_id, StoredSeat seat, std::o
 template <class Dialect>
 void SqlStorage<Dialect>::free_seat(std::string game_id, int seat, Done done) {
   writer_->submit(
-      [=](Connection& db) {
+      [=, owner = room_owner_](Connection& db) {
+        if (!owner.empty()) check_still_owner(db, game_id, owner);
         db.prepare("DELETE FROM seats WHERE game_id = ?1 AND seat = ?2").bind(1, game_id).bind(2, seat).run();
       },
       std::move(done));
@@ -495,7 +498,10 @@ void SqlStorage<Dialect>::free_seat(std::string game_id, int seat, Done done) {
 template <class Dialect>
 void SqlStorage<Dialect>::delete_game(std::string game_id, Done done) {
   writer_->submit(
-      [=](Connection& db) { db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run(); },
+      [=, owner = room_owner_](Connection& db) {
+        if (!owner.empty()) check_still_owner(db, game_id, owner);
+        db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run();
+      },
       std::move(done));
 }
 

@@ -64,8 +64,9 @@ class Storage {
   // up to date. Throws SqlError with what went wrong.
   // `room_owner` (PostgreSQL, several processes; see cluster_registry.hpp): this process's id.
   // Then every game it creates gets an owner row naming it, in the same transaction, and every
-  // append checks in its own transaction that the row still names it (the write fence: a
-  // process whose rooms moved on cannot add a move). The registry creates that table, so it
+  // write to an existing room (a move, a seat taken or freed, the room deleted) checks in its
+  // own transaction that the row still names it (the write fence: a process whose rooms moved
+  // on cannot change them). The registry creates that table, so it
   // must exist before the first write.
   static std::unique_ptr<Storage> open(const std::string& db, Histogram& commit_latency,
                                        const std::string& room_owner = "");

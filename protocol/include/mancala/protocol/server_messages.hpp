@@ -110,6 +110,10 @@ std::string write_presence(std::string_view room, int seat, bool connected,
 Json to_json(const RoomSummary& summary);
 Json to_json(const RoomView& room);
 
+// The request a server message answers: its `id`, or nothing for an unsolicited message (and for
+// text that is not a message).
+RequestId reply_id(std::string_view message);
+
 // `message` (written by one of the functions above, without an id) with `id` added.
 std::string with_id(std::string_view message, const RequestId& id);
 
