@@ -46,19 +46,42 @@ std::string find_bin() {
 TempPostgres::TempPostgres() : bin_(find_bin()) {
   dir_ = make_temp_dir("mancala-pg");
   as_nobody_ = ::geteuid() == 0;
-  if (as_nobody_) {
-    const passwd* nobody = ::getpwnam("nobody");
-    if (!nobody || ::chown(dir_.c_str(), nobody->pw_uid, nobody->pw_gid) != 0)
-      throw std::runtime_error("running as root, but cannot hand " + dir_ + " to the user nobody");
-  }
+  hand_to_owner(dir_);
   start_watchdog();  // from here on the folder (and later the server) goes away with us
-  const std::string data = dir_ + "/data";
-  const std::string init = run_as_owner(bin_ + "/initdb -D " + data + " -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
-  if (std::system((init + " > " + dir_ + "/initdb.log 2>&1").c_str()) != 0)
-    throw std::runtime_error("initdb failed:\n" + read_text_file(dir_ + "/initdb.log"));
+  const std::string copy = "cp -a " + template_data() + " " + dir_ + "/data";
+  if (std::system((copy + " > " + dir_ + "/copy.log 2>&1").c_str()) != 0)
+    throw std::runtime_error("cannot copy the template cluster:\n" + read_text_file(dir_ + "/copy.log"));
   // A port taken before PostgreSQL binds it stops PostgreSQL at once; then a new one is tried.
   port_ = start_on_free_port([this](unsigned short port) { return start_on(port); },
                              [&] { return read_text_file(dir_ + "/pg_ctl.log") + log(); }, "PostgreSQL");
+}
+
+// initdb takes seconds, and every test program needs a cluster of its own: the first program of
+// this machine makes a template, never started, that the others copy in a fraction of that. It
+// appears whole or not at all (a rename), so programs starting together cannot see half of one.
+std::string TempPostgres::template_data() const {
+  const std::string version = fs::path(bin_).parent_path().filename().string();
+  const fs::path kept = fs::temp_directory_path() / ("mancala-pg-template-" + version + "-" + std::to_string(::geteuid()));
+  if (fs::exists(kept / "data" / "PG_VERSION")) return (kept / "data").string();
+  const std::string fresh = make_temp_dir("mancala-pg-template-new");
+  hand_to_owner(fresh);
+  const std::string init = run_as_owner(bin_ + "/initdb -D " + fresh + "/data -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8");
+  if (std::system((init + " > " + fresh + "/initdb.log 2>&1").c_str()) != 0) {
+    const std::string log = read_text_file(fresh + "/initdb.log");
+    fs::remove_all(fresh);
+    throw std::runtime_error("initdb failed:\n" + log);
+  }
+  std::error_code error;
+  fs::rename(fresh, kept, error);  // fails when another program was first: its copy serves
+  if (error) fs::remove_all(fresh, error);
+  return (kept / "data").string();
+}
+
+void TempPostgres::hand_to_owner(const std::string& folder) const {
+  if (!as_nobody_) return;
+  const passwd* nobody = ::getpwnam("nobody");
+  if (!nobody || ::chown(folder.c_str(), nobody->pw_uid, nobody->pw_gid) != 0)
+    throw std::runtime_error("running as root, but cannot hand " + folder + " to the user nobody");
 }
 
 bool TempPostgres::start_on(unsigned short port) {

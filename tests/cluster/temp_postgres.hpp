@@ -31,6 +31,8 @@ class TempPostgres {
 
  private:
   bool start_on(unsigned short port);  // pg_ctl start; false when it did not come up
+  std::string template_data() const;   // an initdb'd data folder to copy (made once per machine)
+  void hand_to_owner(const std::string& folder) const;  // to `nobody` when we run as root
   std::string run_as_owner(const std::string& command) const;  // the command line to run
   std::string stop_command() const;  // stops the server at once and removes the folder
   void start_watchdog();

@@ -58,12 +58,23 @@ pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd) 
 
 }  // namespace
 
+namespace {
+DatabaseMapper& database_mapper() {
+  static DatabaseMapper mapper;
+  return mapper;
+}
+}  // namespace
+
+void map_databases(DatabaseMapper mapper) { database_mapper() = std::move(mapper); }
+bool databases_mapped() { return static_cast<bool>(database_mapper()); }
+std::string test_database(const std::string& db) { return databases_mapped() ? database_mapper()(db) : db; }
+
 ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra) : log_path_(temp_log_path()) {
   int out[2];
   if (pipe(out) != 0) throw std::runtime_error("pipe failed");
   const int err = open(log_path_.c_str(), O_WRONLY | O_TRUNC);
   // Test clients play far faster than people; the flood test sets the protocol's limit back.
-  std::vector<std::string> args = {"--port", "0", "--db", db, "--threads", "2", "--rate-limit", "10000",
+  std::vector<std::string> args = {"--port", "0", "--db", test_database(db), "--threads", "2", "--rate-limit", "10000",
                                    "--static", MANCALA_SOURCE_DIR "/web-client"};
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = spawn(args, out[1], err);

@@ -15,6 +15,14 @@ namespace mancala::testing {
 using Json = nlohmann::ordered_json;
 using namespace std::chrono_literals;
 
+// What a test's `--db` becomes: by default the SQLite file (or ":memory:") it names. A test
+// program may send it elsewhere (postgres_storage.cpp: a server suite on PostgreSQL).
+using DatabaseMapper = std::function<std::string(const std::string& db)>;
+void map_databases(DatabaseMapper mapper);
+std::string test_database(const std::string& db);
+// True while databases are mapped: a test of SQLite's own behaviour skips itself then.
+bool databases_mapped();
+
 // A mancala-server child process on a free port. Stops it with SIGTERM when destroyed.
 class ServerProcess {
  public:
