@@ -133,5 +133,33 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
   EXPECT_EQ(game->meta.seats.size(), 1u) << "with the seat it had";
 }
 
+// Each process notes itself alive on its own rooms: a room taken over is charged up to its own
+// owner's last note, not up to the note of another process that was alive all along.
+TEST(ClusterRegistry, ARoomTakenOverIsChargedUpToItsOwnOwnersLastNote) {
+  const std::string db = testing::TempPostgres::shared().create_database();
+  ClusterRegistry a(db, "a", 1000ms);
+  ClusterRegistry b(db, "b", 60s);
+  a.register_self("a:1");
+  b.register_self("b:1");
+  Histogram latency;
+  auto storage_a = Storage::open(db, latency, "a");
+  auto storage_b = Storage::open(db, latency, "b");
+  ASSERT_TRUE(store_game(*storage_a, "g1"));
+  const auto note = [](Storage& storage, const std::string& at) {
+    std::promise<bool> noted;
+    storage.note_alive(at, [&](bool ok) { noted.set_value(ok); });
+    return noted.get_future().get();
+  };
+  ASSERT_TRUE(note(*storage_a, "2026-01-01T00:00:10.000Z"));
+  ASSERT_TRUE(note(*storage_b, "2026-01-01T00:00:50.000Z"));
+
+  std::this_thread::sleep_for(1200ms);  // a's lease runs out
+  ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
+  EXPECT_EQ(storage_b->load_last_alive("g1"), "2026-01-01T00:00:10.000Z") << "its own owner's last note";
+  EXPECT_EQ(storage_b->load_last_alive(), "2026-01-01T00:00:50.000Z") << "the server's, for a room nobody noted";
+  ASSERT_TRUE(note(*storage_b, "2026-01-01T00:01:00.000Z"));
+  EXPECT_EQ(storage_b->load_last_alive("g1"), "2026-01-01T00:01:00.000Z") << "b notes its new room from now on";
+}
+
 }  // namespace
 }  // namespace mancala::server

@@ -26,6 +26,8 @@ constexpr const char* kTables = R"sql(
   ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS pid_space TEXT NOT NULL DEFAULT '';
   ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS pid BIGINT NOT NULL DEFAULT 0;
   ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS started BIGINT NOT NULL DEFAULT 0;
+  -- The owner's last alive note (Storage::note_alive), kept when the room is taken over.
+  ALTER TABLE room_owners ADD COLUMN IF NOT EXISTS alive_at TEXT;
   COMMIT;
 )sql";
 

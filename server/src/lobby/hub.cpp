@@ -38,28 +38,31 @@ Room::Services Hub::services() { return Room::Services{io_, *this, storage_, met
 
 void Hub::restore_rooms(const std::function<bool(const std::string& room_id)>& take) {
   int restored = 0;
-  const std::string alive = storage_.load_last_alive();
   for (auto& stored : storage_.load_unfinished_games())
-    if ((!take || take(stored.meta.id)) && restore_room(stored, alive)) ++restored;
+    if ((!take || take(stored.meta.id)) && restore_room(stored, storage_.load_last_alive(stored.meta.id))) ++restored;
   log_info("rooms_restored", {{"rooms", restored}});
 }
 
 std::vector<std::string> Hub::take_over_rooms(const std::vector<std::string>& room_ids) {
   std::vector<std::string> unread;
   std::vector<std::string> taken;  // rebuilt here: other processes send their clients of them
-  std::string alive;  // unknown: clocks are not charged for the gap (the rooms are ours now, whatever fails)
-  try {
-    alive = storage_.load_last_alive();
-  } catch (const std::exception& e) {
-    log_error("alive_not_read", {{"message", e.what()}});
-  }
+  // Unknown when it cannot be read: clocks are not charged for the gap (the rooms are ours now,
+  // whatever fails).
+  const auto last_alive = [this](const std::string& id) {
+    try {
+      return storage_.load_last_alive(id);
+    } catch (const std::exception& e) {
+      log_error("alive_not_read", {{"room", id}, {"message", e.what()}});
+      return std::string();
+    }
+  };
   for (const auto& id : room_ids) {
     try {
       if (find_room(id)) continue;  // ours already
       const auto stored = storage_.load_game(id);
       if (!stored || stored->meta.status == "finished") continue;  // nothing left to play
       load_missing_players(*stored, players_, storage_);
-      if (const auto room = restore_room(*stored, alive)) {
+      if (const auto room = restore_room(*stored, last_alive(id))) {
         log_info("room_taken_over", {{"room", id}});
         attach_connected_players(room);
         taken.push_back(id);

@@ -297,7 +297,7 @@ class SqlStorage final : public Storage {
   std::optional<std::string> game_of_invite(const std::string& invite) override;
   std::vector<StoredAction> load_actions(const std::string& game_id) override;
   void note_alive(std::string at, Done done) override;
-  std::string load_last_alive() override;
+  std::string load_last_alive(const std::string& game_id) override;
   GamePage list_games(const GameQuery& query) override;
   AccountStore& accounts() override { return *accounts_; }
   ChatStore& chat() override { return *chat_; }
@@ -551,20 +551,31 @@ void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<con
 template <class Dialect>
 void SqlStorage<Dialect>::note_alive(std::string at, Done done) {
   writer_->submit(
-      [at = std::move(at)](Connection& db) {
+      [at = std::move(at), owner = room_owner_](Connection& db) {
         // An upsert both databases understand (SQLite since 3.24).
         db.prepare("INSERT INTO server_alive (id, at) VALUES (1, ?1) "
                    "ON CONFLICT (id) DO UPDATE SET at = excluded.at")
             .bind(1, at)
             .run();
+        if (!owner.empty())
+          db.prepare("UPDATE room_owners SET alive_at = ?1 WHERE process_id = ?2").bind(1, at).bind(2, owner).run();
       },
       std::move(done));
 }
 
 template <class Dialect>
-std::string SqlStorage<Dialect>::load_last_alive() {
+std::string SqlStorage<Dialect>::load_last_alive(const std::string& game_id) {
   std::string at;
   read([&](Connection& db) {
+    at.clear();
+    if (!room_owner_.empty() && !game_id.empty()) {
+      auto owner_noted = db.prepare("SELECT alive_at FROM room_owners WHERE game_id = ?1 AND alive_at IS NOT NULL");
+      owner_noted.bind(1, game_id);
+      if (owner_noted.step()) {
+        at = owner_noted.text(0);
+        return;
+      }
+    }
     auto row = db.prepare("SELECT at FROM server_alive WHERE id = 1");
     if (row.step()) at = row.text(0);
   });

@@ -99,9 +99,12 @@ class Storage {
   virtual std::optional<std::string> game_of_invite(const std::string& invite) = 0;
   virtual std::vector<StoredAction> load_actions(const std::string& game_id) = 0;
   // The last time the server noted it was running (ISO 8601 UTC; empty when never): a restart
-  // charges running clocks up to then.
+  // charges running clocks up to then. With several processes each notes it on its own rooms'
+  // owner rows too, so that a room taken over is charged up to its own owner's last note, not
+  // another process's: `load_last_alive(game_id)` reads that, or the server's note when the
+  // room's owner never noted (one process; a room created since).
   virtual void note_alive(std::string at, Done done) = 0;
-  virtual std::string load_last_alive() = 0;
+  virtual std::string load_last_alive(const std::string& game_id = "") = 0;
   virtual GamePage list_games(const GameQuery& query) = 0;
   // Accounts, sessions and ratings (accounts.hpp), in the same database.
   virtual AccountStore& accounts() = 0;
