@@ -109,6 +109,42 @@ TEST(Forwarding, JoinByInviteAndByRoomIdThroughAnotherProcess) {
   EXPECT_EQ(seen["room"]["seats"][1]["name"], "Invited");
 }
 
+// No lookup of another process's room, invite or player runs on a network thread: with one
+// network thread and every lookup made slow (--test-read-delay-ms), a join by an invite made on
+// another process and a hello with a token made there wait on a reader, while a game on this
+// process plays on; then both are answered.
+TEST(Forwarding, LookupsForOtherProcessesHoldUpNoNetworkThread) {
+  constexpr int kDelayMs = 4000;
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db);
+  ServerProcess slow(db, {"--threads", "1", "--test-read-delay-ms", std::to_string(kDelayMs)});
+  Client host(owner.port());
+  const std::string host_token = host.hello("Host").at("token");
+  const Json created = host.request({{"type", "create_room"}, {"game", "cups"}, {"private", true}});
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  Table local = open_table(slow.port(), "cups", Json::object(), 2);
+  Random rng(17);
+
+  Client joiner(slow.port());
+  joiner.hello("Joiner");
+  Client returning(slow.port());
+  const auto asked = std::chrono::steady_clock::now();
+  joiner.send({{"type", "join_room"}, {"invite", created["room"]["invite"]}, {"id", 7001}});
+  returning.send({{"type", "hello"}, {"token", host_token}, {"id", 7002}});
+  for (int i = 0; i < 3; ++i) play_one(local, rng);
+  // A forwarded join's answer comes back over the bus after its lookup, so the order of the
+  // answers cannot tell; the time can: a lookup on the one network thread holds every move
+  // for the whole delay.
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::milliseconds(kDelayMs))
+      << "three moves waited for a lookup: it held up the network thread";
+  const auto answered = [](const Json& m) { return m.contains("id") && (m["id"] == 7001 || m["id"] == 7002); };
+
+  const Json joined = joiner.wait_for(answered, std::chrono::milliseconds(4 * kDelayMs));
+  EXPECT_EQ(joined.value("type", ""), "room") << joined.dump();
+  const Json welcome = returning.wait_for(answered, std::chrono::milliseconds(4 * kDelayMs));
+  EXPECT_EQ(welcome.value("type", ""), "welcome") << welcome.dump();
+}
+
 // The lobby of every process: a public room of process 1 is listed by process 2 exactly as
 // process 1 lists it, watchers on process 2 hear of its changes, a process started later lists
 // it too, and a player on process 2 joins it by its id.

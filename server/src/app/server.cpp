@@ -174,6 +174,7 @@ int run_server(const Config& config) {
     hub.restore_rooms();
   }
   storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
+  if (router) router->delay_lookups(std::chrono::milliseconds(config.test_read_delay_ms));
   storage.limit_pages_from(config.test_page_limit_file);
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));

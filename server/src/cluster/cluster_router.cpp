@@ -42,6 +42,13 @@ std::string channel_of_process(const std::string& process_id) {
   return "mancala_" + name;
 }
 
+template <class Lookup>
+auto ClusterRouter::look_up(Lookup lookup) {
+  if (const auto delay = lookup_delay_ms_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+  const std::lock_guard lock(db_mutex_);
+  return db_.retrying(lookup);
+}
+
 ClusterRouter::ClusterRouter(const std::string& url, std::string process_id, std::chrono::milliseconds lease,
                              Hub& hub, PlayerDirectory& players, Metrics& metrics)
     : process_id_(std::move(process_id)),
@@ -88,8 +95,7 @@ void ClusterRouter::sweep_every(std::chrono::milliseconds lease) {
 void ClusterRouter::forget_dead_processes() {
   std::set<std::string> live;
   {
-    const std::lock_guard lock(db_mutex_);
-    db_.retrying([&](PgConnection& db) {
+    look_up([&](PgConnection& db) {
       live.clear();
       auto rows = db.prepare("SELECT id FROM cluster_processes WHERE lease_until > now()");
       while (rows.step()) live.insert(rows.text(0));
@@ -134,6 +140,11 @@ bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage&
   return true;
 }
 
+bool ClusterRouter::owner_known(const std::string& room) {
+  const std::lock_guard lock(mutex_);
+  return owners_.contains(room);
+}
+
 std::uint64_t ClusterRouter::note_remote_room(const std::shared_ptr<Connection>& connection, const PlayerRef& player,
                                               const std::string& room, const std::string& owner) {
   const std::lock_guard lock(mutex_);
@@ -156,8 +167,7 @@ std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
     const std::lock_guard lock(mutex_);
     if (const auto it = owners_.find(room); it != owners_.end()) return it->second;
   }
-  const std::lock_guard lock(db_mutex_);
-  const auto row = db_.retrying([&](PgConnection& db) -> std::optional<std::array<std::string, 3>> {
+  const auto row = look_up([&](PgConnection& db) -> std::optional<std::array<std::string, 3>> {
     auto owner = db.prepare(
         "SELECT o.process_id, o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()), "
         "g.status FROM room_owners o JOIN games g ON g.id = o.game_id WHERE o.game_id = ?1");
@@ -173,8 +183,7 @@ std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
 }
 
 std::string ClusterRouter::room_of_invite(const std::string& invite) {
-  const std::lock_guard lock(db_mutex_);
-  return db_.retrying([&](PgConnection& db) {
+  return look_up([&](PgConnection& db) {
     auto room = db.prepare("SELECT id FROM games WHERE invite = ?1 AND status <> 'finished'");
     room.bind(1, invite);
     return room.step() ? room.text(0) : std::string();
@@ -184,8 +193,7 @@ std::string ClusterRouter::room_of_invite(const std::string& invite) {
 void ClusterRouter::attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) {
   std::vector<std::pair<std::string, std::string>> rooms;  // (room, owner; "" when its owner is dead)
   {
-    const std::lock_guard lock(db_mutex_);
-    db_.retrying([&](PgConnection& db) {
+    look_up([&](PgConnection& db) {
       rooms.clear();
       auto seated = db.prepare(
           "SELECT s.game_id, CASE WHEN o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()) "
@@ -304,8 +312,7 @@ std::shared_ptr<Connection> ClusterRouter::proxy_for(const std::string& from, st
 PlayerRef ClusterRouter::player_by_id(const std::string& player_id) {
   if (auto player = players_.find(player_id)) return player;
   // Made on another process after this one loaded its players.
-  const std::lock_guard lock(db_mutex_);
-  const auto stored = db_.retrying([&](PgConnection& db) -> std::optional<StoredPlayer> {
+  const auto stored = look_up([&](PgConnection& db) -> std::optional<StoredPlayer> {
     auto row = db.prepare("SELECT id, name, token_hash FROM players WHERE id = ?1");
     row.bind(1, player_id);
     if (!row.step()) return std::nullopt;

@@ -22,6 +22,7 @@
 // No request goes unanswered: one forwarded to an owner that does not answer within
 // `kOwnerAnswerDeadline` (it died and its lease has not run out yet, or it is paused) is
 // answered `unavailable` with a time to retry, and its room is looked up again next time.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -63,10 +64,14 @@ class ClusterRouter final : public OtherProcesses {
 
   // Asks the other processes for their lobby entries (once this one is ready to list them).
   void start();
+  // Tests only (--test-read-delay-ms): every lookup of an owner, an invite or a player's rooms
+  // waits this long first, so that a lookup on a network thread would show.
+  void delay_lookups(std::chrono::milliseconds delay) { lookup_delay_ms_ = delay.count(); }
 
   // OtherProcesses (other_processes.hpp): the client side looks up a room's or an invite's
   // owner in the database; the owner side mirrors lobby entries and take-overs on the bus.
   bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) override;
+  bool owner_known(const std::string& room) override;
   std::string room_of_invite(const std::string& invite) override;
   void attach_remote_rooms(const std::shared_ptr<Connection>& connection, const PlayerRef& player) override;
   void connection_closed(const std::shared_ptr<Connection>& connection) override;
@@ -129,8 +134,12 @@ class ClusterRouter final : public OtherProcesses {
   PlayerDirectory& players_;
   Metrics& metrics_;
 
-  std::mutex db_mutex_;  // lookups are short; one connection serves them in turn
+  // Lookups are short; one connection serves them in turn. Runs `lookup` with it.
+  template <class Lookup>
+  auto look_up(Lookup lookup);
+  std::mutex db_mutex_;
   PgConnection db_;
+  std::atomic<std::int64_t> lookup_delay_ms_{0};
 
   std::mutex mutex_;
   std::uint64_t next_number_ = 1;

@@ -20,13 +20,17 @@ Greeter::Greeter(net::io_context& io, Storage& storage, PlayerDirectory& players
                  ReaderPool& readers, RoomIndex<Room>& rooms)
     : io_(io), storage_(storage), players_(players), metrics_(metrics), readers_(readers), rooms_(rooms) {}
 
+namespace {
+constexpr const char* kUnknownToken = "no player has this token; say hello with a name to start anew";
+}  // namespace
+
 Caller Greeter::caller_of(const std::shared_ptr<Connection>& connection, const PlayerRef& player,
                           protocol::RequestId id) const {
   return Caller{connection, player, std::move(id), std::chrono::steady_clock::now(), &metrics_};
 }
 
-// Several processes: a token made on another process is found in the database. (A blocking
-// read on this thread, once per such player and process; the directory keeps him after.)
+// Several processes: a token made on another process is found in the database (once per such
+// player and process; the directory keeps him after). A database read: on a reader thread.
 PlayerRef Greeter::load_player_by_token(const std::string& token) {
   const auto stored = storage_.load_player_by_token_hash(to_hex(sha256(token)));
   if (!stored) return nullptr;
@@ -55,16 +59,24 @@ void Greeter::hello(const std::shared_ptr<Connection>& connection, const protoco
       return refuse(Code::bad_name, "'" + hello.name + "' belongs to an account: log in, or pick another name");
     return hello_new_guest(connection, id, hello.name, std::move(done));
   }
-  PlayerRef player;
-  try {
-    player = player_by_token(hello.token);
-  } catch (const std::exception& e) {  // not "bad token": the player would start anew
-    log_error("player_not_loaded", {{"message", e.what()}});
-    caller_of(connection, nullptr, id).fail_storing("the player could not be looked up", trouble_of(e));
-    return done(nullptr);
-  }
-  if (!player) return refuse(Code::bad_token, "no player has this token; say hello with a name to start anew");
-  welcome_back(connection, id, player, hello.token, std::move(done));
+  if (auto player = players_.find_by_token(hello.token)) return welcome_back(connection, id, player, hello.token, std::move(done));
+  if (!shared_database_) return refuse(Code::bad_token, kUnknownToken);
+  // Perhaps a player another process made: a database read, on a reader.
+  readers_.run([this, connection, id, token = hello.token, done = std::move(done)]() mutable {
+    PlayerRef player;
+    try {
+      player = load_player_by_token(token);
+    } catch (const std::exception& e) {  // not "bad token": the player would start anew
+      log_error("player_not_loaded", {{"message", e.what()}});
+      caller_of(connection, nullptr, id).fail_storing("the player could not be looked up", trouble_of(e));
+      return done(nullptr);
+    }
+    if (!player) {
+      caller_of(connection, nullptr, id).fail(Code::bad_token, kUnknownToken);
+      return done(nullptr);
+    }
+    welcome_back(connection, id, player, token, std::move(done));
+  });
 }
 
 // The session cookie's account: looked up on a reader (a database read), never here.
@@ -112,12 +124,14 @@ void Greeter::welcome_back(const std::shared_ptr<Connection>& connection, const 
     rooms = rooms_.rooms_seating(player->id);
   }
   for (const auto& room : rooms) room->attach(caller_of(connection, player));
-  if (others_) {  // and in those other processes own
-    try {
-      others_->attach_remote_rooms(connection, player);
-    } catch (const std::exception& e) {  // the player can still join or sync them one by one
-      log_error("remote_rooms_not_attached", {{"player", player->id}, {"message", e.what()}});
-    }
+  if (others_) {  // and in those other processes own: a database read, on a reader
+    readers_.run([this, connection, player] {
+      try {
+        others_->attach_remote_rooms(connection, player);
+      } catch (const std::exception& e) {  // the player can still join or sync them one by one
+        log_error("remote_rooms_not_attached", {{"player", player->id}, {"message", e.what()}});
+      }
+    });
   }
 }
 

@@ -24,6 +24,8 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
       bot_pool_(bot_pool),
       lobby_(io),
       greeter_(io, storage, players, metrics, readers_, rooms_),
+      routing_(readers_, rooms_,
+               [this](Caller caller, protocol::ClientMessage message) { handle_here(std::move(caller), std::move(message)); }),
       timer_strand_(net::make_strand(io)),
       expiry_timer_(timer_strand_),
       alive_timer_(timer_strand_) {}
@@ -144,28 +146,7 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
 
 // ---- requests --------------------------------------------------------------------------
 
-void Hub::handle(Caller caller, protocol::ClientMessage message) {
-  if (others_) {
-    try {
-      const std::string room = room_for_routing(message);
-      if (!room.empty() && !find_room(room) && others_->forward(caller, message, room)) return;
-    } catch (const std::exception& e) {  // the owner could not be looked up
-      log_warn("forward_failed", {{"message", e.what()}});
-      return caller.fail(Code::unavailable, "the server that holds this room cannot be reached now (it may be "
-                                            "being replaced, or the database is away); try again in a moment",
-                         {{"retry_after_ms", kRetryAfterMs}});
-    }
-  }
-  handle_here(std::move(caller), std::move(message));
-}
-
-std::string Hub::room_for_routing(const protocol::ClientMessage& message) const {
-  if (const auto* join = std::get_if<protocol::JoinRoom>(&message); join && !join->invite.empty()) {
-    if (const auto room = rooms_.find_by_invite(join->invite)) return room->id();
-    return others_->room_of_invite(join->invite);
-  }
-  return protocol::room_named_by(message);
-}
+void Hub::handle(Caller caller, protocol::ClientMessage message) { routing_.route(std::move(caller), std::move(message)); }
 
 void Hub::attach_here(const std::string& room_id, Caller caller) {
   if (const auto room = find_room(room_id)) room->attach(std::move(caller));

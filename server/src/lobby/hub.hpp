@@ -22,6 +22,7 @@
 #include "room.hpp"
 #include "room_host.hpp"
 #include "room_index.hpp"
+#include "room_routing.hpp"
 #include "time_source.hpp"
 
 namespace mancala::server {
@@ -73,6 +74,7 @@ class Hub final : public RoomHost {
   void set_other_processes(OtherProcesses* others) {
     others_ = others;
     greeter_.set_other_processes(others);
+    routing_.set_other_processes(others);
   }
   // A message for this process's rooms from a client of another (never forwarded again).
   void handle_here(Caller caller, protocol::ClientMessage message);
@@ -112,8 +114,6 @@ class Hub final : public RoomHost {
   std::shared_ptr<Room> find_room(const std::string& id) const { return rooms_.find(id); }
   // A new or rebuilt room joins the hub: found by its id and invite, and by its seated players.
   void add_room(const std::shared_ptr<Room>& room, const std::vector<PlayerRef>& seated);
-  // The room a message names, resolving an invite this process does not know ("" for none).
-  std::string room_for_routing(const protocol::ClientMessage& message) const;
   Room::Services services();
   std::function<void(bool)> on_io(std::function<void(bool)> then);  // a write's completion, posted
 
@@ -130,6 +130,7 @@ class Hub final : public RoomHost {
 
   RoomIndex<Room> rooms_;
   Greeter greeter_;
+  RoomRouting routing_;  // after rooms_ and readers_, which it uses
 
   mutable std::mutex mutex_;  // connections_
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;

@@ -1,6 +1,6 @@
 #pragma once
 // What the hub asks of the other server processes that share its database (the cluster layer
-// implements it over the bus; a single process has none). Six calls, and nothing of the bus,
+// implements it over the bus; a single process has none). Seven calls, and nothing of the bus,
 // the registry or PostgreSQL shows through them.
 #include <memory>
 #include <optional>
@@ -20,6 +20,9 @@ class OtherProcesses {
   // process does (the hub answers it then). Throws when its owner is dead and not yet replaced,
   // or the owner cannot be looked up (the hub answers: try again).
   virtual bool forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) = 0;
+  // True when forward() needs no database read for this room (its owner was looked up before),
+  // so that it may run on a network thread.
+  virtual bool owner_known(const std::string& room) = 0;
   // The room an invite opens on another process ("" when none is open).
   virtual std::string room_of_invite(const std::string& invite) = 0;
   // After hello: the player's unfinished rooms owned by other processes send him their `room`.
