@@ -73,6 +73,15 @@ void replay_record_actions(Match& match, const Json& record,
   }
 }
 
+std::vector<analysis::GameStep> record_steps(const Json& record) {
+  Match match = record_opening(record);
+  StepCollector steps(match.game());
+  replay_record_actions(match, record, [&](const Match& after, const std::string& line) {
+    steps.played(line, after.game());
+  });
+  return steps.take();
+}
+
 StepCollector::StepCollector(const Game& opening) { steps_.push_back({opening.clone(), std::nullopt}); }
 
 void StepCollector::played(std::string line, const Game& after) {

@@ -29,6 +29,9 @@ Match record_opening(const Json& record);
 void replay_record_actions(Match& match, const Json& record,
                            const std::function<void(const Match&, const std::string& line)>& visit);
 
+// The positions of a JSON game record for analysis, as replay_record_actions reaches them.
+std::vector<analysis::GameStep> record_steps(const Json& record);
+
 // A game's positions for analysis, collected while it is replayed: the opening first, then one
 // call to `played` per action with the position it led to.
 class StepCollector {
