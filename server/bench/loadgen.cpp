@@ -11,10 +11,11 @@
 //
 // Other modes: --capacity (how many players, each moving every 2 s, the server serves with a
 // p99 within 50 ms), --idle N (memory per idle authenticated WebSocket), --bot-rooms (the impact
-// of games against the computer), --connect HOST:PORT[,…] (servers started elsewhere: several
-// processes on one PostgreSQL, or nginx in front of them; rooms dealt out over the addresses,
-// both players of a room on the same one, or with --split the second on the next address, so that
-// its moves are forwarded to the room's owner). --pin runs the server (and the echo server) on
+// of games against the computer; with --analyses N, also of N game analyses kept running),
+// --connect HOST:PORT[,…] (servers started elsewhere: several processes on one PostgreSQL, or
+// nginx in front of them; rooms dealt out over the addresses, both players of a room on the same
+// one, or with --split the second on the next address, so that its moves are forwarded to the
+// room's owner). --pin runs the server (and the echo server) on
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
 // share of the cores.
 #include <sched.h>
@@ -1041,8 +1042,10 @@ Options parse(int argc, char** argv) {
   if (!options.connect.empty()) parse_addresses(options.connect);  // a bad list is a usage error
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
     throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
-  if (options.bot_rooms < 0 || options.bot_level < 1 || options.bot_level > 5 || options.bot_threads < 1)
-    throw std::invalid_argument("--bot-rooms must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
+  if (options.bot_rooms < 0 || options.analyses < 0 || options.bot_level < 1 || options.bot_level > 5 ||
+      options.bot_threads < 1)
+    throw std::invalid_argument(
+        "--bot-rooms and --analyses must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
   return options;
 }
 

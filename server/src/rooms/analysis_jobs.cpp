@@ -191,7 +191,7 @@ void AnalysisJobs::forget(const std::string& id) {
 }
 
 void AnalysisJobs::schedule(const std::shared_ptr<Run>& run, std::size_t index) {
-  if (index >= run->steps.size()) return forget(run->id);
+  if (index >= run->steps.size() || stopped_) return forget(run->id);
   const bool queued = pool_.submit([self = shared_from_this(), run, index] { self->analyse(run, index); });
   if (!queued) retry_later(run, index);  // the bots' queue is full: its moves come first
 }
