@@ -176,6 +176,9 @@ TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {
   for (auto& state : states) state.erase("clock");  // the server's clock, not the game's
   EXPECT_EQ(imported.body["states"], states);
   EXPECT_EQ(imported.body["record"]["result"], game.table.state["result"]);
+  EXPECT_EQ(imported.body["record"]["status"], "finished");
+  EXPECT_EQ(imported.body["record"]["players"][1]["name"], "Seat 1") << "from the Seat tags";
+  EXPECT_TRUE(imported.body["record"]["id"].is_null()) << "not a stored game";
   const std::string key = imported.body["key"];
   EXPECT_EQ(key.size(), 64u);
   EXPECT_EQ(http_text(server.port(), "POST", "/api/records", imported.body["text"]).body["key"], key)

@@ -128,6 +128,20 @@ struct ImportedRecord {
   Json states = Json::array();
 };
 
+// The fields GET /api/games/<id> has that a text does not: a page shows both alike.
+void with_stored_game_fields(Json& record) {
+  const Json defaults{{"id", nullptr},
+                      {"players", Json::array()},
+                      {"rated", false},
+                      {"host", nullptr},
+                      {"status", record["result"].is_null() ? "playing" : "finished"},
+                      {"time_control", nullptr},
+                      {"started", nullptr},
+                      {"finished", nullptr}};
+  for (const auto& [name, value] : defaults.items())
+    if (!record.contains(name)) record[name] = value;
+}
+
 ImportedRecord import_record(std::string_view text) {
   ImportedRecord out;
   try {
@@ -144,6 +158,7 @@ ImportedRecord import_record(std::string_view text) {
   });
   out.record["rounds"] = match.game().rounds();
   out.record["result"] = match.result();
+  with_stored_game_fields(out.record);
   return out;
 }
 
