@@ -50,6 +50,9 @@ function tokenWords(game, token) {
   return DIRECTIONS[token] ?? GAMES[game]?.tokenWord?.(token) ?? token;
 }
 
+// A whole move's tokens in words ("c3 R" -> "cup 3, right"), for the engine's best move.
+export const moveWords = (game, tokens) => tokens.split(' ').map((token) => tokenWords(game, token)).join(', ');
+
 // update: {seat, action, tokens, events}. A half-played update (a decision of a turn of several,
 // no events yet) is told by its tokens.
 export function describeUpdate(game, update, names) {
@@ -63,7 +66,7 @@ export function describeUpdate(game, update, names) {
   }
   if (!parts.length && update.tokens) {
     const name = names[update.seat] ?? `Seat ${update.seat + 1}`;
-    return `${name} is in the middle of a turn: ${update.tokens.split(' ').map((token) => tokenWords(game, token)).join(', ')}…`;
+    return `${name} is in the middle of a turn: ${moveWords(game, update.tokens)}…`;
   }
   if (!parts.length) return '';
   // Sentences end with a full stop unless they end with their own (Plex!).
