@@ -34,3 +34,13 @@ export function createBoard(ctx) {
   view.spec = spec;
   return view;
 }
+
+// The places a whole move (its tokens: "c3 R Q", "9 cw") starts from, to point the engine's best
+// move out on `board` in `state`: the game's `origin` hook, else the place its first decision is
+// clicked at.
+export function movePlaces(board, move, state) {
+  const ctx = { state, selected: null };
+  if (board.spec.origin) return board.spec.origin(move, ctx);
+  const place = board.spec.target?.(move.split(' ')[0], ctx);
+  return place ? [place] : [];
+}
