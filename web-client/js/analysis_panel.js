@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { analysisReducer, initialAnalysis, isWorking, isDone, canRequest, progressText, progressShare } from './analysis_state.js';
 import { evalGraph } from './eval_graph.js';
 import { helpLines } from './analysis_words.js';
+import { COLORS } from './boards/view.js';
 
 const POLL_MS = 1000;
 
@@ -24,9 +25,12 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
   const problem = h('p', { class: 'analysis-error', role: 'alert', dataset: { testid: 'analysis-error' } });
   const intro = h('p', { class: 'muted analysis-intro' }, 'The engine can go through this game: how each position stood, the best move, and the moves that cost the most.');
   const graphBox = h('div', { class: 'eval-box', hidden: true });
+  // Whose share the lines are (two seats: the first's, which tells both).
+  const legend = h('p', { class: 'eval-legend', hidden: true }, (seats === 2 ? [0] : names.map((_, seat) => seat)).map((seat) =>
+    h('span', { style: `--seat: ${COLORS[seat]}` }, seats === 2 ? `${names[seat]}'s share of the game` : names[seat])));
   const hint = h('div', { class: 'analysis-hint', dataset: { testid: 'analysis-hint' } });
   const element = h('section', { class: 'analysis', 'aria-label': 'Engine analysis', dataset: { testid: 'analysis', status: state.status } },
-    h('div', { class: 'analysis-head row' }, h('h2', {}, 'Engine analysis'), button, progress), intro, problem, graphBox, hint);
+    h('div', { class: 'analysis-head row' }, h('h2', {}, 'Engine analysis'), legend, button, progress), intro, problem, graphBox, hint);
   const help = h('details', { class: 'analysis-help', dataset: { testid: 'analysis-help' } },
     h('summary', {}, 'About the analysis'), h('ul', {}, helpLines(state.thresholds, seats).map((line) => h('li', {}, line))));
 
@@ -68,6 +72,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
       h('span', { class: 'bar', 'aria-hidden': 'true' }, h('span', { style: `width: ${Math.round(progressShare(state) * 100)}%` })));
     help.querySelector('ul').replaceChildren(...helpLines(state.thresholds, seats).map((line) => h('li', {}, line)));
     graphBox.hidden = !isDone(state);
+    legend.hidden = !isDone(state);
     drawnWidth = 0;
     drawGraph();
   }
@@ -76,7 +81,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
     const width = Math.floor(graphBox.clientWidth);
     if (!isDone(state) || !width || width === drawnWidth) return;
     drawnWidth = width;
-    graphBox.replaceChildren(evalGraph(state.positions, { last, seats, names, current, onSelect,
+    graphBox.replaceChildren(evalGraph(state.positions, { last, seats, current, onSelect,
       width, height: width < 500 ? 120 : 150 }));
   }
 

@@ -8,7 +8,6 @@ import { MARGIN, round, indexTicks, graphAxes } from './rating_graph.js';
 import { COLORS } from './boards/view.js';
 import { MARKS, markWord } from './analysis_state.js';
 import { share } from './analysis_words.js';
-import { compactName } from './boards/names.js';
 
 // positions: the analysis's [{index, eval, mark, to_move}] (some may be missing while it runs);
 // last: the game's last position index; seats: how many. Returns {width, height, plot,
@@ -39,9 +38,8 @@ export function evalGeometry(positions, { last, seats = 2, width = 600, height =
 }
 
 // The graph as an <svg> `width` pixels wide. current: the position shown; onSelect(index).
-// names: by seat, for the legend and the marks' titles.
 // `svg.showCurrent(index)` moves the mark of the position shown (the graph keeps its focus).
-export function evalGraph(positions, { last, seats, width, height, current, names, onSelect }) {
+export function evalGraph(positions, { last, seats, width, height, current, onSelect }) {
   const g = evalGeometry(positions, { last, seats, width, height });
   const { plot } = g;
   const pick = (event) => {
@@ -64,7 +62,7 @@ export function evalGraph(positions, { last, seats, width, height, current, name
   g.lines.map((line) => s('polyline', { class: 'eval-line', points: line.points, style: `stroke: ${COLORS[line.seat]}` })),
   g.marks.map((mark) => s('circle', { class: `eval-mark mark-${mark.mark}`, cx: mark.x, cy: mark.y, r: 4.5,
     dataset: { testid: `graph-mark-${mark.version}` } }, s('title', {}, `Move ${mark.version}: ${markWord(mark.mark)}`))),
-  legend(g, seats, names));
+  );
   svg.showCurrent = (index) => {
     current = index;
     const line = svg.querySelector('.eval-current');
@@ -75,11 +73,4 @@ export function evalGraph(positions, { last, seats, width, height, current, name
   };
   svg.showCurrent(current);
   return svg;
-}
-
-// Whose share the lines are: "South's share" in the top left corner; one entry a seat with more.
-function legend({ plot }, seats, names) {
-  const shown = seats === 2 ? [0] : names.map((_, seat) => seat);
-  return s('g', { class: 'eval-legend' }, shown.map((seat, i) => s('text', { x: plot.left + 6 + i * 90, y: plot.top + 11,
-    style: `fill: ${COLORS[seat]}` }, seats === 2 ? `${compactName(names[seat], 20)}'s share` : compactName(names[seat], 11))));
 }

@@ -68,11 +68,12 @@ export function ratingGraph(history, { width, height = 220, label, testid }) {
 // The gridlines with their labels and the x axis's numbers and name, from a geometry's
 // {plot, height, yTicks, xTicks} (the rating graph's and the evaluation graph's).
 export function graphAxes({ plot, height, yTicks, xTicks }, axisName) {
+  // One flat list: h() and s() flatten their children one level only.
   return [
-    yTicks.map((tick) => s('g', { class: `graph-tick${tick.kind ? ` ${tick.kind}` : ''}` },
+    ...yTicks.map((tick) => s('g', { class: `graph-tick${tick.kind ? ` ${tick.kind}` : ''}` },
       s('line', { x1: plot.left, x2: plot.right, y1: tick.y, y2: tick.y }),
       s('text', { x: plot.left - 6, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, tick.label))),
-    xTicks.map((tick) => s('text', { class: 'graph-x', x: tick.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, tick.label)),
+    ...xTicks.map((tick) => s('text', { class: 'graph-x', x: tick.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, tick.label)),
     s('text', { class: 'graph-axis', x: plot.right, y: height - 2, 'text-anchor': 'end' }, axisName),
   ];
 }

@@ -62,6 +62,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   const board = createBoard({ game, options, viewerSeat: null, players: names });
   let version = 0, playing = false;
   let people = [];             // by seat, once their profiles are known (seatPeople)
+  let marksShown = false;      // the move list has the analysis's marks
   // The chat its viewer could read live; none from a server before chat, nor in an import.
   const chat = Array.isArray(record.chat) ? createReplayChat(record, (target) => go(target)) : null;
 
@@ -76,7 +77,12 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   const moveList = createMoveList({ onSelect: (target) => go(target) });
   const whatIf = createWhatIf({ source, game, onChange: () => showPosition() });
   const analysis = createAnalysisPanel({ source, last, seats: names.length, names, onSelect: (target) => go(target),
-    onChange: () => { renderMarks(); renderInfo(); renderHint(); } });
+    onChange: (state) => {
+      // The marks once, when the analysis is done (polls would redraw the list under the reader).
+      if (isDone(state) && !marksShown) { marksShown = true; renderMarks(); }
+      renderInfo();
+      renderHint();
+    } });
   // Moves are tried on the board as in the room: the guide makes the legal ones clickable.
   const guide = createGuide({ board, whose: (state) => `Try a move for ${names[state.to_move] ?? 'the player to move'}`,
     send: (token) => whatIf.play(whatIf.active() ? whatIf.at() : version, token) });
@@ -115,7 +121,6 @@ export function showViewer(main, { record, states, source, links = [], analyse =
       playing = false;
     }
     showPosition();
-    caption.textContent = describeStep(version);
   }
 
   // The board as it stands: the what-if line's position while one is tried, else the game's; the
@@ -130,6 +135,9 @@ export function showViewer(main, { record, states, source, links = [], analyse =
     const hint = currentHint();
     board.highlight(hint?.best ? movePlaces(board, hint.best, state) : [], 'hint');
     section.dataset.whatif = String(Boolean(tried));
+    // The caption tells the game's moves; a what-if line is told in its own box.
+    caption.textContent = tried ? '' : describeStep(version);
+    renderInfo();
     section.dataset.version = String(version);
     moveList.setViewing(version);
     analysis.show(tried ? whatIf.at() : version);
@@ -177,8 +185,9 @@ export function showViewer(main, { record, states, source, links = [], analyse =
     moveList.setViewing(version);
   }
 
+  // The seats as the board stands (a what-if position too).
   function renderInfo() {
-    const state = states[version];
+    const state = whatIf.latest()?.state ?? states[version];
     const accuracy = analysis.state().accuracy;
     where.textContent = `Move ${version} of ${last}`;
     chat?.show(version);
@@ -202,7 +211,6 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   renderInfo();
   if (lookUp) seatPeople(record.players, names.length, game).then((found) => { people = found; renderInfo(); });
   showPosition();
-  caption.textContent = describeStep(0);
   analysis.load(analyse);
   return () => analysis.stop();
 }
