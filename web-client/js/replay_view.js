@@ -11,7 +11,7 @@ import { COLORS } from './boards/view.js';
 import { seatScore } from './scores.js';
 import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
-import { describeUpdate, historyUpdate } from './moves.js';
+import { historyUpdate, actionsByVersion, describeAction } from './moves.js';
 import { clockText } from './clock.js';
 import { nameLink, playerMarks } from './players.js';
 import { playerProfile } from './account_api.js';
@@ -57,7 +57,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   const game = record.game;
   const options = record.options ?? {};
   const names = playerNames(record.players, game, options);
-  const turns = new Map((record.turns ?? []).filter((t) => t.version !== undefined).map((t) => [t.version, t]));
+  const turns = actionsByVersion(record.turns);
   const last = states.length - 1;
   const board = createBoard({ game, options, viewerSeat: null, players: names });
   let version = 0, playing = false;
@@ -176,7 +176,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   function describeStep(v) {
     if (v === 0) return 'The starting position.';
     const turn = turns.get(v);
-    return turn ? describeUpdate(game, historyUpdate(turn), names) : '';
+    return turn ? describeAction(game, turn, names) : '';
   }
 
   function renderMarks() {

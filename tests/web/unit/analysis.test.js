@@ -6,7 +6,7 @@ import { analysisReducer, initialAnalysis, isWorking, canRequest, progressText, 
   markOfMove, markedMoves, positionAt } from '../../../web-client/js/analysis_state.js';
 import { evalWords, bestWords, markedMoveWords, accuracyWords, helpLines } from '../../../web-client/js/analysis_words.js';
 import { evalGeometry } from '../../../web-client/js/eval_graph.js';
-import { moveWords } from '../../../web-client/js/moves.js';
+import { moveWords, actionsByVersion, describeAction } from '../../../web-client/js/moves.js';
 
 const position = (index, eval0, extra = {}) => ({ index, to_move: index % 2, eval: [eval0, 1 - eval0], best: 'c1', exact: false,
   played: 'r1', drop: 0, mark: null, ...extra });
@@ -124,4 +124,15 @@ test('graph geometry: one line per seat with three, positions not analysed yet l
   // which is not known: then at the position it was played from.
   assert.equal(g.marks.length, 1);
   assert.equal(g.marks[0].version, 2);
+});
+
+test('an imported record\'s actions are numbered as the positions are, and told by their tokens', () => {
+  const turns = [{ seat: 0, tokens: 'r3' }, { event: 'pass', player: 1 }, { seat: 0, tokens: 'c2' }, { event: 'resign', player: 1 },
+    { event: 'game_end' }];
+  const actions = actionsByVersion(turns);
+  assert.deepEqual([...actions.keys()], [1, 2, 3]);
+  assert.equal(describeAction('cups', actions.get(1), ['Ana', 'Bo']), 'Ana played 3 from the reserve.');
+  assert.equal(describeAction('cups', actions.get(3), ['Ana', 'Bo']), 'Bo resigned.');
+  // A stored game's entries carry their versions.
+  assert.deepEqual([...actionsByVersion([{ version: 1, seat: 0, tokens: 'r1' }, { event: 'pass' }]).keys()], [1]);
 });
