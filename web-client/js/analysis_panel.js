@@ -100,6 +100,8 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
 
   function stop() { stopped = true; clearTimeout(timer); observer.disconnect(); }
 
+  draw();
+
   return {
     element, help, hint, load, stop,
     state: () => state,

@@ -155,13 +155,15 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   function renderHint() {
     const hint = currentHint();
     const tried = whatIf.latest();
-    const marked = tried ? '' : markedMoveWords(game, version, positionAt(analysis.state(), version - 1));
+    const before = tried ? null : positionAt(analysis.state(), version - 1);
+    const marked = markedMoveWords(game, version, before);
     analysis.hint.replaceChildren(...[
       hint ? h('p', { class: 'hint-eval', dataset: { testid: 'hint-eval' } }, tried ? 'Engine: ' : '',
         evalWords(hint.eval, names, hint.exact)) : null,
       hint?.best ? h('p', { class: 'hint-best', dataset: { testid: 'hint-best' } }, bestWords(game, hint.best)) : null,
-      marked ? h('p', { class: `hint-mark mark-${positionAt(analysis.state(), version - 1).mark}`, dataset: { testid: 'hint-mark' } }, marked,
-        ' ', h('button', { type: 'button', class: 'small', dataset: { testid: 'try-better' }, onclick: () => tryBetter() }, 'Try it')) : null,
+      marked ? h('p', { class: `hint-mark mark-${before.mark}`, dataset: { testid: 'hint-mark' } }, marked,
+        before.best ? h('button', { type: 'button', class: 'small', dataset: { testid: 'try-better' }, onclick: () => tryBetter() },
+          'Try the better move') : null) : null,
     ].filter(Boolean));
   }
 

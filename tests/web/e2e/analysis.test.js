@@ -90,8 +90,11 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   }
   // Take back costs no request: the line is one move shorter at once.
   const line = await text(ada, 'whatif-line');
-  await ada.getByTestId('whatif-undo').click();
-  assert.notEqual(await text(ada, 'whatif-line'), line);
+  const tried = Number(/(\d+) moves? tried/.exec(line)[1]);
+  if (tried > 1) {
+    await ada.getByTestId('whatif-undo').click();
+    assert.match(await text(ada, 'whatif-line'), new RegExp(`^What if… ${tried - 1} moves? tried`));
+  }
   await ada.getByTestId('whatif-back').click();
   await whatIf(ada, false);
   assert.equal(await shownVersion(ada), marked - 1);
@@ -106,13 +109,16 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   const last = Number(/of (\d+)$/.exec(await text(ada, 'replay-where'))[1]);
   await ada.getByTestId('replay-last').click();
   const finalBoard = await boardCounts(ada);
+  // On a phone (the board stands on its side when drawn for a portrait screen: a new page).
   await ada.setViewportSize(PHONE);
+  await ada.reload();
+  await analysed(ada);
   await ada.getByTestId(`move-${marked}`).click();
   await screenshot(ada, 'analysis-viewer-390');
 
-  // In a fresh context (no name, no token): a mistyped record is refused by line and column,
-  // the downloaded one opens with the same positions.
-  const context = await browser.newContext({ viewport: LAPTOP });
+  // In a fresh context on a phone (no name, no token): a mistyped record is refused by line and
+  // column, the downloaded one opens with the same positions.
+  const context = await browser.newContext({ viewport: PHONE });
   const bo = await context.newPage();
   bo.errors = [];
   bo.on('pageerror', (error) => bo.errors.push(error.message));
@@ -121,7 +127,7 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   await bo.getByTestId('import-text').fill('[Game "cups"]\n[Options "cups_per_side=3"]\n\n1. S0 r9\n');
   await bo.getByTestId('import-open').click();
   await bo.waitForFunction(() => /line \d+, column \d+/.test(document.querySelector('[data-testid=import-error]').textContent));
-  await screenshot(bo, 'analysis-import-error-1280');
+  await screenshot(bo, 'analysis-import-error-390');
   await bo.getByTestId('import-file').setInputFiles({ name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(record) });
   await bo.waitForFunction((wanted) => document.querySelector('[data-testid=import-text]').value === wanted, record);
   await bo.getByTestId('import-open').click();
@@ -134,10 +140,9 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   await analysed(bo);
   await bo.getByTestId(`move-${marked}`).click();
   assert.match(await text(bo, 'hint-mark'), new RegExp(`^Move ${marked} was`));
-  await screenshot(bo, 'analysis-imported-1280');
+  await screenshot(bo, 'analysis-imported-390');
   await bo.getByTestId('try-better').click();
   await whatIf(bo, true);
-  await bo.setViewportSize(PHONE);
   await screenshot(bo, 'analysis-whatif-390');
   await bo.getByTestId('whatif-back').click();
   await whatIf(bo, false);
