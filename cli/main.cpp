@@ -9,6 +9,7 @@
 
 #include "arena.hpp"
 #include "bench.hpp"
+#include "mancala/action_line.hpp"
 #include "mancala/analysis.hpp"
 #include "mancala/bot.hpp"
 #include "mancala/match.hpp"
@@ -168,34 +169,7 @@ Json state_line(const Match& match) {
               {"result", state["result"]}};
 }
 
-// `resign 1` -> the seat, or nothing when the rest is not a seat number.
-std::optional<int> seat_argument(const std::string& line, std::size_t prefix) {
-  if (line.size() <= prefix || line[prefix - 1] != ' ') return std::nullopt;
-  int seat = 0;
-  const char* first = line.data() + prefix;
-  const auto [end, error] = std::from_chars(first, line.data() + line.size(), seat);
-  if (error != std::errc() || end != line.data() + line.size()) return std::nullopt;
-  return seat;
-}
-
-Outcome act(Match& match, const std::string& line) {
-  const auto bad = [](std::string message) {
-    return Outcome{mancala::MoveError{mancala::ErrorCode::bad_request, std::move(message), {}, {}},
-                   {}};
-  };
-  if (line == "plex_timeout") return match.close_claim_window();
-  for (const char* verb : {"resign", "concede", "plex"}) {
-    const std::string word = verb;
-    if (line == word || line.starts_with(word + " ")) {
-      const auto seat = seat_argument(line, word.size() + 1);
-      if (!seat) return bad(word + " needs a seat number, as in '" + word + " 0'");
-      if (word == "resign") return match.resign(*seat);
-      if (word == "concede") return match.special_action("concede", *seat);
-      return match.claim(*seat);
-    }
-  }
-  return match.play(line);
-}
+Outcome act(Match& match, const std::string& line) { return mancala::play_action_line(match, line); }
 
 int replay_command(const Args& args) {
   if (args.positional.size() != 2) throw UsageError("replay takes one game id");
@@ -279,8 +253,7 @@ int bot_command(const Args& args) {
 // The positions of a game given as input lines, each with the line that left it. A line the
 // game refuses stops everything: a game that does not replay cannot be analysed.
 std::vector<mancala::analysis::GameStep> read_game(Match& match) {
-  std::vector<mancala::analysis::GameStep> steps;
-  steps.push_back({match.game().clone(), std::nullopt});
+  mancala::StepCollector steps(match.game());
   std::string line;
   for (int number = 1; std::getline(std::cin, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -288,10 +261,9 @@ std::vector<mancala::analysis::GameStep> read_game(Match& match) {
     if (!outcome.ok())
       throw InputError("input line " + std::to_string(number) + " '" + line + "': " +
                        std::string(to_string(outcome.error->code)) + ": " + outcome.error->message);
-    steps.back().played = line;
-    steps.push_back({match.game().clone(), std::nullopt});
+    steps.played(line, match.game());
   }
-  return steps;
+  return steps.take();
 }
 
 // cli.md's line, with its fields in the order the spec gives them.

@@ -196,27 +196,35 @@ PositionAnalysis analyse_position(const Game& game, const Budget& budget, std::u
   return searched(game, budget, seed);
 }
 
-GameAnalysis analyse_game(const std::vector<GameStep>& steps, const Budget& budget,
-                          std::uint64_t seed, const Progress& progress) {
+PlyAnalysis analyse_step(const std::vector<GameStep>& steps, std::size_t k, const Budget& budget,
+                         std::uint64_t seed) {
+  const Game& game = *steps.at(k).position;
+  return PlyAnalysis{analyse_position(game, budget, position_seed(seed, k)), steps[k].played,
+                     is_move_of_mover(game, steps[k].played), 0, Mark::none};
+}
+
+GameAnalysis judge_plies(std::vector<PlyAnalysis> plies, int players, bool complete) {
   GameAnalysis out;
-  out.complete = true;
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    if (progress && !progress(k, steps.size())) {
-      out.complete = false;
-      break;
-    }
-    const Game& game = *steps[k].position;
-    PlyAnalysis ply{analyse_position(game, budget, position_seed(seed, k)), steps[k].played,
-                    is_move_of_mover(game, steps[k].played), 0, Mark::none};
-    if (!out.plies.empty()) judge_move(out.plies.back(), ply.position);
-    out.plies.push_back(std::move(ply));
-  }
+  out.plies = std::move(plies);
+  out.complete = complete;
+  for (std::size_t k = 0; k + 1 < out.plies.size(); ++k) judge_move(out.plies[k], out.plies[k + 1].position);
   // Without a position after it (the game's last, or stopped early) a move cannot be judged;
   // it counts for nothing then.
   if (!out.plies.empty()) out.plies.back().played_is_move = false;
-  const int players = steps.empty() ? 0 : steps.front().position->players();
   out.accuracy = accuracy_by_seat(out.plies, players);
   return out;
+}
+
+GameAnalysis analyse_game(const std::vector<GameStep>& steps, const Budget& budget,
+                          std::uint64_t seed, const Progress& progress) {
+  std::vector<PlyAnalysis> plies;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (progress && !progress(k, steps.size())) break;
+    plies.push_back(analyse_step(steps, k, budget, seed));
+  }
+  const bool complete = plies.size() == steps.size();
+  const int players = steps.empty() ? 0 : steps.front().position->players();
+  return judge_plies(std::move(plies), players, complete);
 }
 
 }  // namespace mancala::analysis

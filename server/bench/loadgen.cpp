@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -45,6 +46,9 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "mancala/match.hpp"
+#include "mancala/record_text.hpp"
+
 namespace {
 
 namespace net = boost::asio;
@@ -63,6 +67,7 @@ struct Options {
   int server_threads = 2;
   int rounds = 3;
   int bot_rooms = 0;   // > 0: the impact mode (games against the computer beside the rooms)
+  int analyses = 0;    // > 0: the impact mode also with this many game analyses kept running
   int bot_level = 5;
   int bot_threads = 1;
   std::string bot_priority = "idle";    // passed to the server's --bot-priority
@@ -190,7 +195,9 @@ class ServerProcess {
       execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", database.c_str(),
             "--threads", threads.c_str(), "--rate-limit", "1000000", "--log-level", "warn",
             "--bot-threads", bot_threads.c_str(), "--bot-priority", options.bot_priority.c_str(),
-            "--bot-budget", options.bot_budget.c_str(), static_cast<char*>(nullptr));
+            "--bot-budget", options.bot_budget.c_str(),
+            // The analyses' requests name made-up clients, so that their rate limits stay out of the way.
+            "--trusted-proxy", "127.0.0.1", static_cast<char*>(nullptr));
       _exit(127);
     }
     close(out[1]);
@@ -729,6 +736,104 @@ Round run_round(const Options& options) {
   return round;
 }
 
+// ---- analyses beside the rooms ------------------------------------------------------------
+
+// One HTTP request to the server; the JSON answer (null when there is none).
+Json http_json(unsigned short port, http::verb verb, const std::string& target, const std::string& text,
+               const std::string& client) {
+  net::io_context io;
+  beast::tcp_stream stream(io);
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  http::request<http::string_body> request{verb, target, 11};
+  request.set(http::field::host, "127.0.0.1");
+  request.set("X-Forwarded-For", client);
+  if (!text.empty()) {
+    request.set(http::field::content_type, "text/plain");
+    request.body() = text;
+  }
+  request.prepare_payload();
+  http::write(stream, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(stream, buffer, response);
+  return Json::parse(response.body(), nullptr, false);
+}
+
+// A Cups game of random legal moves as a text record: each seed a new game, so a new analysis.
+std::string random_cups_text(std::uint64_t seed) {
+  mancala::Match match = mancala::Match::create("cups", mancala::Json::object(), seed);
+  std::mt19937_64 rng(seed);
+  while (!match.over()) {
+    const auto legal = match.legal_tokens();
+    match.play(legal[rng() % legal.size()]);
+  }
+  mancala::Json record = match.record();
+  record["result"] = match.result();
+  return mancala::record_to_text(record);
+}
+
+// Keeps `count` imported games being analysed (the server's default budget) on a thread of its
+// own: each that finishes is replaced by a new one. Counts the positions analysed.
+class AnalysisLoad {
+ public:
+  AnalysisLoad(unsigned short port, int count) : port_(port) {
+    for (int i = 0; i < count; ++i) running_.push_back(start());
+    thread_ = std::thread([this] { keep_running(); });
+  }
+  ~AnalysisLoad() {
+    stop_ = true;
+    thread_.join();
+  }
+  double positions() const { return positions_; }
+
+ private:
+  std::string start() {
+    const std::string client = "10.0." + std::to_string(next_ / 250) + "." + std::to_string(next_ % 250 + 1);
+    const std::string text = random_cups_text(1000 + next_++);
+    const std::string key = http_json(port_, http::verb::post, "/api/records", text, client).value("key", "");
+    if (key.empty()) throw std::runtime_error("the server did not import a generated record");
+    http_json(port_, http::verb::post, "/api/records/" + key + "/analysis", text, client);
+    return key;
+  }
+
+  void keep_running() {
+    while (!stop_) {
+      for (auto& key : running_) {
+        const Json status = http_json(port_, http::verb::get, "/api/records/" + key + "/analysis", "", "10.1.0.1");
+        if (status.value("state", "") != "done") continue;
+        positions_ += status.value("total", 0.0);
+        key = start();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }
+
+  unsigned short port_;
+  int next_ = 0;
+  std::vector<std::string> running_;
+  std::atomic<bool> stop_{false};
+  std::atomic<double> positions_{0};
+  std::thread thread_;
+};
+
+// The same half load with `options.analyses` analyses running (and the bot games, if any):
+// returns the p99 with them over the p99 alone.
+double run_beside_analyses(unsigned short port, const Options& options, double pace, const Result& alone) {
+  Result with_analyses;
+  double positions = 0;
+  {
+    const AnalysisLoad analyses(port, options.analyses);
+    with_analyses = run(port, false, options, pace, options.bot_rooms);
+    positions = analyses.positions();
+  }
+  print("with analyses, half load", with_analyses);
+  print_histogram(with_analyses);
+  const double ratio = with_analyses.p99_us / alone.p99_us;
+  std::printf("    %d analyses kept running (%.0f positions finished); p99 at half load: with analyses / alone = %.2f\n",
+              options.analyses, positions, ratio);
+  return ratio;
+}
+
 // The impact of computer players on everybody else: the person-vs-person rooms at half load
 // alone, then at the same pace with `bot_rooms` games against the computer running beside them
 // (and the same at full load). Returns the p99 at half load with bots over the p99 without.
@@ -755,6 +860,7 @@ double run_impact_round(const Options& options) {
     ratio = with_bots.p99_us / alone.p99_us;
     std::printf("    p99 at half load: with bots / alone = %.2f; moves/s at full load: with bots / alone = %.2f\n",
                 ratio, full_with_bots.per_second / full.per_second);
+    if (options.analyses > 0) ratio = run_beside_analyses(server.port(), options, pace, alone);
   }
   std::filesystem::remove_all(dir);
   return ratio;
@@ -921,6 +1027,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--threads") options.server_threads = std::stoi(value);
     else if (flag == "--rounds") options.rounds = std::stoi(value);
     else if (flag == "--bot-rooms") options.bot_rooms = std::stoi(value);
+    else if (flag == "--analyses") options.analyses = std::stoi(value);
     else if (flag == "--bot-level") options.bot_level = std::stoi(value);
     else if (flag == "--bot-threads") options.bot_threads = std::stoi(value);
     else if (flag == "--bot-priority") options.bot_priority = value;
@@ -945,8 +1052,8 @@ int run_impact(const Options& options) {
               options.rooms, options.bot_rooms, options.bot_level, options.bot_threads, options.seconds,
               options.server_threads, options.rounds);
   const double ratio = median_of_rounds(options, [&] { return run_impact_round(options); });
-  std::printf("median of %d rounds: p99 at half load with bot games / without = %.2f (goal < 2)\n",
-              options.rounds, ratio);
+  std::printf("median of %d rounds: p99 at half load with %s / without = %.2f (goal < 2)\n", options.rounds,
+              options.analyses > 0 ? "analyses" : "bot games", ratio);
   return 0;
 }
 
@@ -960,7 +1067,7 @@ int main(int argc, char** argv) {
     std::cerr << "mancala-loadgen: " << e.what()
               << "\nusage: mancala-loadgen [--server PATH] [--pin] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
                  "                       [--bot-rooms N [--bot-level L] [--bot-threads T] [--bot-priority idle|normal]\n"
-                 "                       [--bot-budget adaptive|full]] [--capacity MAX_PLAYERS]\n"
+                 "                       [--bot-budget adaptive|full]] [--analyses N] [--capacity MAX_PLAYERS]\n"
                  "                       [--idle CONNECTIONS] [--db postgresql://…]\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
@@ -968,7 +1075,7 @@ int main(int argc, char** argv) {
   try {
     if (options.pin) pin_to_core(kGeneratorCore);  // before any thread starts: they inherit it
     if (!options.connect.empty()) return run_connected(options);
-    if (options.bot_rooms > 0) return run_impact(options);
+    if (options.bot_rooms > 0 || options.analyses > 0) return run_impact(options);
     if (options.capacity > 0) return run_capacity(options);
     if (options.idle > 0) return run_idle(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",

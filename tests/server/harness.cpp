@@ -309,8 +309,11 @@ int http_get(unsigned short port, const std::string& target, std::string* body, 
   return static_cast<int>(response.result_int());
 }
 
-HttpReply http_call(unsigned short port, const std::string& method, const std::string& target, const Json& body,
-                    const std::vector<std::pair<std::string, std::string>>& fields) {
+namespace {
+
+HttpReply http_exchange(unsigned short port, const std::string& method, const std::string& target,
+                        const std::string& content_type, const std::string& body,
+                        const std::vector<std::pair<std::string, std::string>>& fields) {
   net::io_context io;
   beast::tcp_stream stream(io);
   stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
@@ -318,9 +321,9 @@ HttpReply http_call(unsigned short port, const std::string& method, const std::s
   http::request<http::string_body> request{http::string_to_verb(method), target, 11};
   request.set(http::field::host, "127.0.0.1:" + std::to_string(port));
   for (const auto& [name, value] : fields) request.set(name, value);
-  if (!body.is_null()) {
-    request.set(http::field::content_type, "application/json");
-    request.body() = body.dump();
+  if (!content_type.empty()) {
+    request.set(http::field::content_type, content_type);
+    request.body() = body;
   }
   request.prepare_payload();
   http::write(stream, request);
@@ -330,7 +333,22 @@ HttpReply http_call(unsigned short port, const std::string& method, const std::s
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return HttpReply{static_cast<int>(response.result_int()), Json::parse(response.body(), nullptr, false, true),
-                   std::string(response[http::field::set_cookie]), std::string(response[http::field::retry_after])};
+                   std::string(response[http::field::set_cookie]), std::string(response[http::field::retry_after]),
+                   response.body(), std::string(response[http::field::content_type]),
+                   std::string(response[http::field::content_disposition])};
+}
+
+}  // namespace
+
+HttpReply http_call(unsigned short port, const std::string& method, const std::string& target, const Json& body,
+                    const std::vector<std::pair<std::string, std::string>>& fields) {
+  return body.is_null() ? http_exchange(port, method, target, "", "", fields)
+                        : http_exchange(port, method, target, "application/json", body.dump(), fields);
+}
+
+HttpReply http_text(unsigned short port, const std::string& method, const std::string& target,
+                    const std::string& text, const std::vector<std::pair<std::string, std::string>>& fields) {
+  return http_exchange(port, method, target, "text/plain; charset=utf-8", text, fields);
 }
 
 // Runs one statement on the server's database file from a second connection, as an operator

@@ -100,9 +100,15 @@ struct HttpReply {
   Json body;               // null when the body is not JSON
   std::string set_cookie;  // the Set-Cookie field, when there is one
   std::string retry_after;
+  std::string text;  // the body as it came
+  std::string content_type;
+  std::string content_disposition;
 };
 HttpReply http_call(unsigned short port, const std::string& method, const std::string& target,
                     const Json& body = Json(), const std::vector<std::pair<std::string, std::string>>& fields = {});
+// The same with a text/plain body (a game record as text).
+HttpReply http_text(unsigned short port, const std::string& method, const std::string& target,
+                    const std::string& text, const std::vector<std::pair<std::string, std::string>>& fields = {});
 // Runs one statement on a server's SQLite database file from a second connection, as an
 // operator (or a full disk) might change it under the server.
 void execute_on(const std::string& db, const std::string& sql);

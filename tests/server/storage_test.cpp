@@ -289,6 +289,42 @@ TEST_P(StorageTest, MutesAndSilences) {
   EXPECT_FALSE(chat.silenced_until("p2"));
 }
 
+// Analyses on both backends: created once, positions kept in order without duplicates (a second
+// writer of the same position changes nothing), done only with the last position, and found
+// again as unfinished until then.
+TEST_P(StorageTest, AnalysesKeepTheirPositionsOnceAndAreDoneWithTheLast) {
+  auto storage = open();
+  auto& analyses = storage->analyses();
+  EXPECT_FALSE(analyses.find("game:g1"));
+  analyses.create({"game:g1", "g1", "", 3, "running", "2026-01-01T00:00:00.000Z", ""});
+  analyses.create({"game:g1", "g1", "", 99, "running", "2026-01-02T00:00:00.000Z", ""});
+  analyses.create({"abc", "", "[Game cups]\n", 2, "running", "2026-01-03T00:00:00.000Z", ""});
+  const auto first = analyses.find("game:g1");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->total, 3) << "the first creation stays";
+  EXPECT_EQ(first->state, "running");
+  EXPECT_EQ(analyses.find("abc")->record_text, "[Game cups]\n");
+  EXPECT_EQ(analyses.find("abc")->game_id, "");
+  ASSERT_EQ(analyses.unfinished().size(), 2u);
+
+  const auto add = [&](std::int64_t index, const std::string& json, bool last) {
+    return wait([&](auto done) { analyses.add_position("game:g1", index, json, last, done); });
+  };
+  ASSERT_TRUE(add(0, "{\"a\":0}", false));
+  ASSERT_TRUE(add(2, "{\"a\":2}", false));  // out of order: not reported past the gap
+  EXPECT_EQ(analyses.positions("game:g1"), std::vector<std::string>{"{\"a\":0}"});
+  ASSERT_TRUE(add(0, "{\"other\":0}", false));
+  ASSERT_TRUE(add(1, "{\"a\":1}", true));
+  EXPECT_EQ(analyses.positions("game:g1"), (std::vector<std::string>{"{\"a\":0}", "{\"a\":1}", "{\"a\":2}"}));
+  EXPECT_EQ(analyses.find("game:g1")->state, "done");
+  EXPECT_FALSE(analyses.find("game:g1")->finished.empty());
+  ASSERT_TRUE(wait([&](auto done) { analyses.mark_failed("game:g1", done); }));
+  EXPECT_EQ(analyses.find("game:g1")->state, "done") << "a done analysis stays done";
+  ASSERT_TRUE(wait([&](auto done) { analyses.mark_failed("abc", done); }));
+  EXPECT_EQ(analyses.find("abc")->state, "failed");
+  EXPECT_TRUE(analyses.unfinished().empty());
+}
+
 TEST_P(StorageTest, ListGamesFiltersAndPages) {
   auto storage = open();
   ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));

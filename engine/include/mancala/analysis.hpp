@@ -99,4 +99,13 @@ using Progress = std::function<bool(std::size_t position, std::size_t positions)
 GameAnalysis analyse_game(const std::vector<GameStep>& steps, const Budget& budget,
                           std::uint64_t seed, const Progress& progress = {});
 
+// The same one position at a time (the server analyses a game as jobs, one per position, and
+// keeps each as it is done): position k of `steps` as analyse_game analyses it, unjudged.
+PlyAnalysis analyse_step(const std::vector<GameStep>& steps, std::size_t k, const Budget& budget,
+                         std::uint64_t seed);
+// The first positions of a game, analysed in order by analyse_step, judged as analyse_game
+// judges them: each move's drop and mark once the next position is known, the last one's not,
+// and each seat's accuracy over the judged moves. `complete` says whether these are all.
+GameAnalysis judge_plies(std::vector<PlyAnalysis> plies, int players, bool complete);
+
 }  // namespace mancala::analysis

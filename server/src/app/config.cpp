@@ -26,6 +26,9 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       nothing else wants; normal: like every other thread (for comparisons)
   --bot-budget B      adaptive (default): while more than 4 searches per worker wait, each gets
                       a smaller share of its level's budget (down to 1/16); full: always all of it
+  --analysis-playouts N  search budget of each analysed position (default: the engine's,
+                      20,000 simulations with two seats, 5,000 with more); what-if searches
+                      take at most 3,000. Smaller for tests and slow machines
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
@@ -135,6 +138,8 @@ Config parse_command_line(int argc, const char* const* argv) {
         throw UsageError("--bot-budget needs adaptive or full, got '" + budget + "'");
       config.bot_budget_adaptive = budget == "adaptive";
     }
+    else if (flag == "--analysis-playouts")
+      config.analysis_playouts = parse_integer(flag, value(), 1, 10'000'000);
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
     else if (flag == "--reset-password") config.reset_password_of = value();

@@ -21,6 +21,7 @@ struct Config {
   int bot_threads = 1;  // worker threads for computer players' searches
   bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
   bool bot_budget_adaptive = true;  // --bot-budget adaptive (less while many wait) or full
+  std::int64_t analysis_playouts = 0;  // --analysis-playouts; 0: the engine's default budget
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "analysis_jobs.hpp"
 #include "bot_pool.hpp"
 #include "cluster_membership.hpp"
 #include "cluster_router.hpp"
@@ -178,13 +179,18 @@ int run_server(const Config& config) {
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
+  // Analyses share the bots' workers; those a restart interrupted go on from where they were.
+  const auto analyses = AnalysisJobs::create(io, bot_pool, storage, config.analysis_playouts);
+  analyses->resume_unfinished();
+
   LoginLimits login_limits;
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
                             config.public_origin, config.bind,     config.max_connections, login_limits,
                             config.trusted_proxies,
                             push ? push->public_key() : "",
-                            {config.test_push_http_loopback}};
+                            {config.test_push_http_loopback},
+                            analyses.get()};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();

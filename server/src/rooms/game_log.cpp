@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mancala/action_line.hpp"
 #include "room_clock.hpp"
 
 namespace mancala::server {
@@ -92,6 +93,14 @@ Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions)
     states.push_back(std::move(state));
   });
   return states;
+}
+
+std::vector<analysis::GameStep> game_steps(const GameMeta& meta, const std::vector<StoredAction>& actions) {
+  StepCollector steps(opening(meta).game());
+  replay(meta, actions, [&](const Match& match, const StoredAction& action) {
+    steps.played(action_line(action.kind, action.seat.value_or(kNoSeat), action.tokens), match.game());
+  });
+  return steps.take();
 }
 
 std::vector<protocol::Update> updates_between(const GameMeta& meta, const std::vector<StoredAction>& actions,

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mancala/analysis.hpp"
 #include "mancala/match.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/protocol/server_messages.hpp"
@@ -41,6 +42,10 @@ std::optional<protocol::Update> stored_update_of(const GameMeta& meta, std::vect
 // The game record of notation.md with the annotations of the history API (see
 // protocol/README.md): replaying it with Match::from_record reproduces every position.
 Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions);
+
+// The positions of a stored game for analysis: position k is the state after the first k
+// actions, as states[k] of game_states, with the line of the action taken from it.
+std::vector<analysis::GameStep> game_steps(const GameMeta& meta, const std::vector<StoredAction>& actions);
 
 // states[v] is the state at version v.
 Json game_states(const GameMeta& meta, const std::vector<StoredAction>& actions);

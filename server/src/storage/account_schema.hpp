@@ -1,5 +1,5 @@
 #pragma once
-// Migrations 5 (accounts and ratings, issue 31), 6 (chat) and 7 (Web Push), in SQL that SQLite and
+// Migrations 5 (accounts and ratings, issue 31), 6 (chat), 7 (Web Push) and 8 (analyses), in SQL that SQLite and
 // PostgreSQL both read alike, so both migration lists name these texts.
 
 namespace mancala::server {
@@ -104,6 +104,26 @@ inline constexpr const char* kPushMigration = R"sql(
     created TEXT NOT NULL
   );
   CREATE INDEX push_subscriptions_by_player ON push_subscriptions(player_id, created);
+)sql";
+
+// 8: game analyses (analysis_store.hpp). `id` is the analysis's key; positions are JSON texts.
+inline constexpr const char* kAnalysisMigration = R"sql(
+  CREATE TABLE analyses (
+    id TEXT PRIMARY KEY,
+    game_id TEXT,
+    record_text TEXT,
+    total INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'done', 'failed')),
+    created TEXT NOT NULL,
+    finished TEXT
+  );
+  CREATE INDEX analyses_running ON analyses(state);
+  CREATE TABLE analysis_positions (
+    analysis_id TEXT NOT NULL REFERENCES analyses(id),
+    idx INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (analysis_id, idx)
+  );
 )sql";
 
 }  // namespace mancala::server

@@ -1,5 +1,5 @@
 #pragma once
-// The AccountStore, the ChatStore and the PushSubscriptions in SQL both databases read alike, and a finished game's effect on its
+// The AccountStore, the ChatStore, the PushSubscriptions and the AnalysisStore in SQL both databases read alike, and a finished game's effect on its
 // players' records and ratings, written inside the transaction that stores its last update.
 #include <functional>
 #include <memory>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accounts.hpp"
+#include "analysis_store.hpp"
 #include "chat_store.hpp"
 #include "push_subscriptions.hpp"
 
@@ -29,6 +30,8 @@ template <class Connection>
 std::unique_ptr<ChatStore> make_chat_store(SqlAccess<Connection> access);
 template <class Connection>
 std::unique_ptr<PushSubscriptions> make_push_subscriptions(SqlAccess<Connection> access);
+template <class Connection>
+std::unique_ptr<AnalysisStore> make_analysis_store(SqlAccess<Connection> access);
 
 // Stores each person seat's outcome and, for a rated game, every account's new Glicko-2
 // rating and its point in the history. A game counts once: its history rows are keyed by game.

@@ -90,6 +90,8 @@ const char* const kMigrations[] = {
     kChatMigration,
     // 7: Web Push subscriptions (account_schema.hpp).
     kPushMigration,
+    // 8: game analyses (account_schema.hpp).
+    kAnalysisMigration,
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

@@ -116,6 +116,8 @@ const char* const kMigrations[] = {
     kChatMigration,
     // 7: Web Push subscriptions (account_schema.hpp).
     kPushMigration,
+    // 8: game analyses (account_schema.hpp).
+    kAnalysisMigration,
 };
 
 void migrate(Database& db) {
@@ -301,6 +303,7 @@ class SqlStorage final : public Storage {
   AccountStore& accounts() override { return *accounts_; }
   ChatStore& chat() override { return *chat_; }
   PushSubscriptions& push_subscriptions() override { return *push_subscriptions_; }
+  AnalysisStore& analyses() override { return *analyses_; }
   bool healthy() override;
   StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
@@ -322,6 +325,7 @@ class SqlStorage final : public Storage {
   std::unique_ptr<AccountStore> accounts_;
   std::unique_ptr<ChatStore> chat_;
   std::unique_ptr<PushSubscriptions> push_subscriptions_;
+  std::unique_ptr<AnalysisStore> analyses_;
 };
 
 template <class Dialect>
@@ -341,6 +345,7 @@ SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_laten
   accounts_ = make_account_store<Connection>(access);
   chat_ = make_chat_store<Connection>(access);
   push_subscriptions_ = make_push_subscriptions<Connection>(access);
+  analyses_ = make_analysis_store<Connection>(access);
 }
 
 template <class Dialect>

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "accounts.hpp"
+#include "analysis_store.hpp"
 #include "chat_store.hpp"
 #include "push_subscriptions.hpp"
 #include "storage_trouble.hpp"
@@ -108,6 +109,8 @@ class Storage {
   virtual ChatStore& chat() = 0;
   // Web Push subscriptions (push_subscriptions.hpp).
   virtual PushSubscriptions& push_subscriptions() = 0;
+  // Game analyses (analysis_store.hpp).
+  virtual AnalysisStore& analyses() = 0;
   virtual bool healthy() = 0;
   // Why writes fail just now (the last one failed because the database could not be reached
   // or its disk was full); `none` while they succeed.

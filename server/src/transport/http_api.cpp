@@ -5,6 +5,8 @@
 #include <map>
 
 #include "account_api.hpp"
+#include "analysis_api.hpp"
+#include "api_parts.hpp"
 #include "chat_log.hpp"
 #include "game_log.hpp"
 #include "hub.hpp"
@@ -21,22 +23,6 @@ namespace mancala::server {
 namespace {
 
 using Query = std::map<std::string, std::string>;
-
-struct HttpError {
-  http::status status;
-  std::string message;
-};
-
-StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
-  return text_response(request, status, "application/json", to_json_text(body));
-}
-
-// Built so that it cannot throw itself: it answers from catch blocks.
-StringResponse error_response(const HttpRequest& request, http::status status, const std::string& message) {
-  const Json body{{"error", message}};
-  return text_response(request, status, "application/json",
-                       body.dump(-1, ' ', false, Json::error_handler_t::replace));
-}
 
 // Anything decoded from the request may end up in a JSON answer (an id in "no game '…'"), and
 // JSON holds only UTF-8: other bytes are refused here rather than failing the answer later.
@@ -79,25 +65,6 @@ std::string session_viewer(const HttpRequest& request, const HttpContext& contex
   return context.storage.accounts().session_player(secret_hash(*secret)).value_or("");
 }
 
-// The player presenting `Authorization: Bearer <token>` (a guest) or a session cookie (an
-// account), if any.
-std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
-  const std::string_view header = to_std(request[http::field::authorization]);
-  constexpr std::string_view kBearer = "bearer ";
-  // The scheme is case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" are Bearer too.
-  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  if (header.size() <= kBearer.size() ||
-      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
-    return session_viewer(request, context);
-  const std::string token(header.data() + kBearer.size(), header.size() - kBearer.size());
-  try {
-    const auto player = context.hub.player_by_token(token);  // also one another process made
-    return player ? player->id : "";
-  } catch (const std::exception&) {
-    throw HttpError{http::status::service_unavailable, "the player could not be looked up; try again"};
-  }
-}
-
 Json summary_json(const GameMeta& meta) {
   const auto text_or_null = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
   return Json{{"id", meta.id},           {"game", meta.game},
@@ -128,18 +95,6 @@ Json list_games(const Query& query, const std::string& viewer, Storage& storage)
   for (const auto& meta : page.games) games.push_back(summary_json(meta));
   return Json{{"games", std::move(games)},
               {"next", page.next ? Json(std::to_string(*page.next)) : Json()}};
-}
-
-// A stored game the viewer may see; private games of others do not exist for him.
-StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage) {
-  auto game = storage.load_game(id);
-  const auto seated = [&](const GameMeta& meta) {
-    return std::any_of(meta.seats.begin(), meta.seats.end(),
-                       [&](const StoredSeat& seat) { return !viewer.empty() && seat.player_id == viewer; });
-  };
-  if (!game || (game->meta.is_private && !seated(game->meta)))
-    throw HttpError{http::status::not_found, "no game '" + id + "'"};
-  return std::move(*game);
 }
 
 // The chat lines the viewer could have read live: a seated player did not see the spectators'
@@ -233,6 +188,48 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
 
 }  // namespace
 
+StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
+  return text_response(request, status, "application/json", to_json_text(body));
+}
+
+StringResponse error_response(const HttpRequest& request, const HttpError& error) {
+  const Json body{{"error", error.message}};
+  auto response = text_response(request, error.status, "application/json",
+                                body.dump(-1, ' ', false, Json::error_handler_t::replace));
+  if (error.retry_after) response.set(http::field::retry_after, std::to_string(error.retry_after->count()));
+  return response;
+}
+
+std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
+  const std::string_view header = to_std(request[http::field::authorization]);
+  constexpr std::string_view kBearer = "bearer ";
+  // The scheme is case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" are Bearer too.
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  if (header.size() <= kBearer.size() ||
+      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
+    return session_viewer(request, context);
+  const std::string token(header.data() + kBearer.size(), header.size() - kBearer.size());
+  try {
+    const auto player = context.hub.player_by_token(token);  // also one another process made
+    return player ? player->id : "";
+  } catch (const std::exception&) {
+    throw HttpError{http::status::service_unavailable, "the player could not be looked up; try again"};
+  }
+}
+
+StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage) {
+  auto game = storage.load_game(id);
+  const auto seated = [&](const GameMeta& meta) {
+    return std::any_of(meta.seats.begin(), meta.seats.end(),
+                       [&](const StoredSeat& seat) { return !viewer.empty() && seat.player_id == viewer; });
+  };
+  if (!game || (game->meta.is_private && !seated(game->meta)))
+    throw HttpError{http::status::not_found, "no game '" + id + "'"};
+  return std::move(*game);
+}
+
+std::optional<std::string> decode_path_segment(std::string_view text) { return decode_utf8(text, false); }
+
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted) {
   if (std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
   std::string_view forwarded = to_std(request["X-Forwarded-For"]);
@@ -258,6 +255,22 @@ StringResponse text_response(const HttpRequest& request, http::status status,
   return response;
 }
 
+void answer_safely(const HttpRequest& request, const ApiReply& reply, const std::function<void()>& answer) {
+  try {
+    answer();
+  } catch (const HttpError& e) {
+    reply(error_response(request, e));
+  } catch (const Unavailable& e) {
+    log_warn("http_api_unavailable", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
+    reply(error_response(request, {http::status::service_unavailable,
+                                   "the database cannot be reached right now; try again shortly",
+                                   std::chrono::seconds((kRetryAfterMs + 999) / 1000)}));
+  } catch (const std::exception& e) {
+    log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
+    reply(error_response(request, {http::status::internal_server_error, "the server could not answer this request"}));
+  }
+}
+
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
   const std::string_view target = to_std(request.target());
   if (is_account_target(target.substr(0, target.find('?')))) return handle_account_api(request, context, address);
@@ -267,20 +280,18 @@ StringResponse handle_api(const HttpRequest& request, const HttpContext& context
     response.set(http::field::allow, "GET, HEAD");
     return response;
   }
-  try {
-    return route(request, context);
-  } catch (const HttpError& e) {
-    return error_response(request, e.status, e.message);
-  } catch (const Unavailable& e) {
-    log_warn("http_api_unavailable", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
-    auto response = error_response(request, http::status::service_unavailable,
-                                   "the database cannot be reached right now; try again shortly");
-    response.set(http::field::retry_after, std::to_string((kRetryAfterMs + 999) / 1000));
-    return response;
-  } catch (const std::exception& e) {
-    log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
-    return error_response(request, http::status::internal_server_error, "the server could not answer this request");
-  }
+  StringResponse out;
+  answer_safely(request, [&](StringResponse response) { out = std::move(response); },
+                [&] { out = route(request, context); });
+  return out;
+}
+
+void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                      const std::string& address, const ApiReply& reply) {
+  const std::string_view target = to_std(request->target());
+  if (is_analysis_target(target.substr(0, target.find('?'))))
+    return handle_analysis_api(request, context, address, reply);
+  reply(handle_api(*request, context, address));
 }
 
 }  // namespace mancala::server

@@ -1,5 +1,7 @@
 #pragma once
 // The JSON and text endpoints: /healthz, /metrics and the history API under /api/.
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,10 +15,17 @@ class Hub;
 class Storage;
 class PlayerDirectory;
 class Metrics;
+class AnalysisJobs;
 
 // Failed log-ins and sign-ups, so that passwords cannot be guessed at speed: per account name,
 // per address, and sign-ups (failed or not) per address.
 struct LoginLimits {
+  // Analyses, imported records and what-ifs (analysis_api.cpp): only what starts new work
+  // counts, per address and per player.
+  FailureLimiter analyses{20, std::chrono::minutes(10)};
+  FailureLimiter record_parses{60, std::chrono::minutes(10)};
+  FailureLimiter record_analyses{10, std::chrono::minutes(10)};
+  FailureLimiter whatifs{120, std::chrono::minutes(10)};
   FailureLimiter by_name{10, std::chrono::minutes(10)};
   FailureLimiter by_address{50, std::chrono::minutes(10)};
   FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
@@ -45,6 +54,8 @@ struct HttpContext {
   // Web Push: the VAPID public key (base64url; empty: push is off) and the endpoints accepted.
   std::string push_key = {};
   PushEndpointRules push_endpoints = {};
+  // Game analyses and what-if searches on the bots' workers; none: the endpoints answer 503.
+  AnalysisJobs* analyses = nullptr;
   // Served over https: cookies get Secure and the __Host- prefix.
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };
@@ -58,6 +69,14 @@ bool is_api_target(std::string_view path);
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted);
 // `address`: the client's, for rate limits and log lines.
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address);
+// The same for every request, answered through `reply`: at once on this thread, or later from a
+// bot worker for a what-if search, which a reader thread must not wait for.
+using ApiReply = std::function<void(StringResponse)>;
+void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                      const std::string& address, const ApiReply& reply);
+// Runs `answer`, turning what it throws (an HttpError, an unreachable database, a fault) into
+// the error answer given to `reply`.
+void answer_safely(const HttpRequest& request, const ApiReply& reply, const std::function<void()>& answer);
 StringResponse text_response(const HttpRequest& request, http::status status,
                              std::string_view content_type, std::string body);
 

@@ -151,16 +151,19 @@ void HttpSession::route(HttpRequest request) {
 }
 
 // The API reads the database (history pages, records, replays), so it is answered on a reader
-// thread and the answer written back on this connection's strand: no network thread waits.
+// thread and the answer written back on this connection's strand: no network thread waits. A
+// what-if answers later from a bot worker, the same way.
 void HttpSession::answer_api(HttpRequest request) {
   auto owned = std::make_shared<const HttpRequest>(std::move(request));
   error_code ignored;
   const auto peer = stream_.socket().remote_endpoint(ignored);
   std::string address = client_address(*owned, peer.address().to_string(), context_.trusted_proxies);
   context_.hub.readers().run([self = shared_from_this(), owned, address = std::move(address)] {
-    // handle_api turns every failure into an error response.
-    auto response = std::make_shared<StringResponse>(handle_api(*owned, self->context_, address));
-    net::post(self->stream_.get_executor(), [self, response] { self->send(std::move(*response)); });
+    // handle_api_async turns every failure into an error response.
+    handle_api_async(owned, self->context_, address, [self](StringResponse response) {
+      auto shared = std::make_shared<StringResponse>(std::move(response));
+      net::post(self->stream_.get_executor(), [self, shared] { self->send(std::move(*shared)); });
+    });
   });
 }
 

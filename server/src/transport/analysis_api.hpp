@@ -1,0 +1,18 @@
+#pragma once
+// The analysis endpoints (issue 32): a stored game's analysis, its record as text, imported
+// records and their analyses, and what-if searches (protocol/README.md). Analyses run on the
+// bots' workers (analysis_jobs.hpp); a what-if answers from there, through `reply`, so that no
+// reader thread waits for a search.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "http_api.hpp"
+
+namespace mancala::server {
+
+bool is_analysis_target(std::string_view path);
+void handle_analysis_api(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                         const std::string& address, const ApiReply& reply);
+
+}  // namespace mancala::server
