@@ -202,7 +202,8 @@ export function showViewer(main, { record, states, source, links = [], analyse =
         score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
         // The clock as it stood right after this version.
         state.clock ? h('span', { class: 'clock', dataset: { testid: `replay-clock-${seat}` } }, clockText(state.clock.remaining_ms[seat])) : null,
-        accuracy ? h('span', { class: 'accuracy', dataset: { testid: `accuracy-${seat}` } }, accuracyWords(accuracy[seat])) : null);
+        // A seat without moves (resigned before its first) has no accuracy.
+        typeof accuracy?.[seat] === 'number' ? h('span', { class: 'accuracy', dataset: { testid: `accuracy-${seat}` } }, accuracyWords(accuracy[seat])) : null);
     }));
     scoreBox.replaceChildren(...[state.result ? resultBanner({ game, options, state, names,
       lastUpdate: turns.get(version) ? historyUpdate(turns.get(version)) : null }) : null,
