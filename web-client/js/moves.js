@@ -94,9 +94,9 @@ export function actionsByVersion(turns = []) {
   return new Map(actions.map((turn, i) => [i + 1, turn]));
 }
 
-// An action in words: by its events where the record has them, else (an imported record) by
-// its tokens: "Ana played cup 3, right".
+// An action in words: by its events where the record has them, else (an imported record, whose
+// entries have neither events nor versions) by its tokens: "Ana played cup 3, right".
 export function describeAction(game, turn, names) {
-  if (!turn.events?.length && turn.tokens) return `${names[turn.seat] ?? `Seat ${turn.seat + 1}`} played ${moveWords(game, turn.tokens)}.`;
+  if (turn.version === undefined && !turn.events?.length && turn.tokens) return `${names[turn.seat] ?? `Seat ${turn.seat + 1}`} played ${moveWords(game, turn.tokens)}.`;
   return describeUpdate(game, historyUpdate(turn), names);
 }
