@@ -136,3 +136,14 @@ test('an imported record\'s actions are numbered as the positions are, and told 
   // A stored game's entries carry their versions.
   assert.deepEqual([...actionsByVersion([{ version: 1, seat: 0, tokens: 'r1' }, { event: 'pass' }]).keys()], [1]);
 });
+
+test('the best move is pointed out where it starts, by each game\'s board', async () => {
+  const { GAMES, movePlaces } = await import('../../../web-client/js/boards/index.js');
+  const on = (game) => ({ spec: GAMES[game].board });
+  assert.deepEqual(movePlaces(on('cups'), 'r2', { to_move: 1 }), ['s1res']);
+  assert.deepEqual(movePlaces(on('coin_duel'), 'c3 R Q', { to_move: 0 }), ['s0c3']);
+  assert.deepEqual(movePlaces(on('njaka'), '7', { to_move: 2 }), ['h7']);
+  assert.deepEqual(movePlaces(on('oanquan'), '9 cw', { to_move: 1 }), ['q9']);
+  // The rest of a turn begun: where the lap goes.
+  assert.deepEqual(movePlaces(on('coin_duel'), 'R D', { to_move: 0, board: { turn: { from: 8, count: 2 } } }), ['s0c9', 's0c10']);
+});
