@@ -13,7 +13,8 @@ const POLL_MS = 1000;
 // source: the game's requests (analysis_api.js); last: its last position; seats; names;
 // onSelect(version): a click on the graph; onChange(state): the analysis changed (marks,
 // accuracy). `hint`: nodes the viewer puts under the graph (the position's evaluation).
-export function createAnalysisPanel({ source, last, seats, names, onSelect, onChange }) {
+// playing: the game is still being played, so it cannot be analysed yet (no help during play).
+export function createAnalysisPanel({ source, last, seats, names, onSelect, onChange, playing = false }) {
   let state = initialAnalysis;
   let current = 0;
   let timer = null;
@@ -23,7 +24,9 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
   const button = h('button', { type: 'button', class: 'primary', dataset: { testid: 'analyse' }, onclick: () => request() }, 'Analyse');
   const progress = h('div', { class: 'analysis-progress', hidden: true, dataset: { testid: 'analysis-progress' } });
   const problem = h('p', { class: 'analysis-error', role: 'alert', dataset: { testid: 'analysis-error' } });
-  const intro = h('p', { class: 'muted analysis-intro' }, 'The engine can go through this game: how each position stood, the best move, and the moves that cost the most.');
+  const intro = h('p', { class: 'muted analysis-intro', dataset: { testid: 'analysis-intro' } }, playing
+    ? 'The engine can go through this game once it has ended (no help during play).'
+    : 'The engine can go through this game: how each position stood, the best move, and the moves that cost the most.');
   const graphBox = h('div', { class: 'eval-box', hidden: true });
   // Whose share the lines are (two seats: the first's, which tells both).
   const legend = h('p', { class: 'eval-legend', hidden: true }, (seats === 2 ? [0] : names.map((_, seat) => seat)).map((seat) =>
@@ -63,7 +66,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
 
   function draw() {
     element.dataset.status = state.status;
-    button.hidden = !canRequest(state);
+    button.hidden = playing || !canRequest(state);
     button.textContent = state.status === 'none' ? 'Analyse' : 'Try again';
     intro.hidden = isDone(state);
     problem.textContent = state.error;
@@ -88,6 +91,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
   // A first look: a game analysed before opens with its analysis; `start` asks for one at once
   // (the result banner's "Analyse" link).
   async function load(start) {
+    if (playing) return;
     try {
       dispatch({ type: 'answer', body: await source.analysis() });
     } catch {

@@ -77,6 +77,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   const moveList = createMoveList({ onSelect: (target) => go(target) });
   const whatIf = createWhatIf({ source, game, onChange: () => showPosition() });
   const analysis = createAnalysisPanel({ source, last, seats: names.length, names, onSelect: (target) => go(target),
+    playing: record.status === 'playing',
     onChange: (state) => {
       // The marks once, when the analysis is done (polls would redraw the list under the reader).
       if (isDone(state) && !marksShown) { marksShown = true; renderMarks(); }
