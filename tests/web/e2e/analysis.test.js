@@ -61,6 +61,9 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   assert.equal(await ada.getByTestId('eval-graph').getAttribute('data-current'), String(marked));
   assert.match(await text(ada, 'hint-mark'), new RegExp(`^Move ${marked} was an? (inaccuracy|mistake|blunder) \\(it lost \\d\\.\\d\\d\\)`));
   assert.match(await text(ada, 'hint-eval'), /is better: \d\.\d\d|Even: \d\.\d\d|with best play/);
+  assert.match(await text(ada, 'hint-best'), /^Best move: /);
+  assert.ok(await ada.locator('[data-testid=board] .place.hint').count() > 0, 'the best move is pointed out on the board');
+  await ada.getByText('About the analysis').click();
   await screenshot(ada, 'analysis-marked-1280');
 
   // A click on the graph goes to that position.
@@ -115,6 +118,10 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   await analysed(ada);
   await ada.getByTestId(`move-${marked}`).click();
   await screenshot(ada, 'analysis-viewer-390');
+  await ada.setViewportSize(LAPTOP);
+  await ada.getByTestId('import-link').click();
+  await ada.getByTestId('import-page').waitFor();
+  await screenshot(ada, 'analysis-import-1280');
 
   // In a fresh context on a phone (no name, no token): a mistyped record is refused by line and
   // column, the downloaded one opens with the same positions.
