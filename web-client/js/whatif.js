@@ -62,7 +62,7 @@ export function createWhatIf({ source, game, onChange }) {
     element.hidden = !line && !error;
     element.dataset.busy = String(busy);
     summary.textContent = line
-      ? `What if… ${plural(line.moves.length, 'move')} tried after move ${line.at}: ${line.moves.map((move) => moveWords(game, move)).join(' · ')}`
+      ? `What if… ${plural(line.moves.length, 'move')} tried ${line.at ? `after move ${line.at}` : 'from the start'}: ${line.moves.map((move) => moveWords(game, move)).join(' · ')}`
       : '';
     problem.textContent = error;
     engineMove.hidden = !line || !latest()?.analysis?.best;
