@@ -58,6 +58,7 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   const marked = marks[0].version;
   await ada.getByTestId(`move-${marked}`).click();
   assert.equal(await shownVersion(ada), marked);
+  const markedBoard = await boardCounts(ada);
   assert.equal(await ada.getByTestId('eval-graph').getAttribute('data-current'), String(marked));
   assert.match(await text(ada, 'hint-mark'), new RegExp(`^Move ${marked} was an? (inaccuracy|mistake|blunder) \\(it lost \\d\\.\\d\\d\\)`));
   assert.match(await text(ada, 'hint-eval'), /is better: \d\.\d\d|Even: \d\.\d\d|with best play/);
@@ -146,6 +147,7 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   await bo.getByTestId('analyse').click();
   await analysed(bo);
   await bo.getByTestId(`move-${marked}`).click();
+  assert.deepEqual(await boardCounts(bo), markedBoard);
   assert.match(await text(bo, 'hint-mark'), new RegExp(`^Move ${marked} was`));
   await screenshot(bo, 'analysis-imported-390');
   await bo.getByTestId('try-better').click();
