@@ -11,10 +11,11 @@
 //
 // Other modes: --capacity (how many players, each moving every 2 s, the server serves with a
 // p99 within 50 ms), --idle N (memory per idle authenticated WebSocket), --bot-rooms (the impact
-// of games against the computer), --connect HOST:PORT[,…] (servers started elsewhere: several
-// processes on one PostgreSQL, or nginx in front of them; rooms dealt out over the addresses,
-// both players of a room on the same one, or with --split the second on the next address, so that
-// its moves are forwarded to the room's owner). --pin runs the server (and the echo server) on
+// of games against the computer; with --analyses N, also of N game analyses kept running),
+// --connect HOST:PORT[,…] (servers started elsewhere: several processes on one PostgreSQL, or
+// nginx in front of them; rooms dealt out over the addresses, both players of a room on the same
+// one, or with --split the second on the next address, so that its moves are forwarded to the
+// room's owner). --pin runs the server (and the echo server) on
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
 // share of the cores.
 #include <sched.h>
@@ -633,18 +634,30 @@ struct ServerFigures {
   }
 };
 
-ServerFigures read_server_figures(const Address& address) {
+// One HTTP request; the answer's body. `client`: an X-Forwarded-For to send (or none).
+std::string http_exchange(const Address& address, http::verb verb, const std::string& target,
+                          const std::string& text = "", const std::string& client = "") {
   net::io_context io;
   beast::tcp_stream stream(io);
   tcp::resolver resolver(io);
   stream.connect(resolver.resolve(address.host, std::to_string(address.port)));
-  http::request<http::empty_body> request{http::verb::get, "/metrics", 11};
+  http::request<http::string_body> request{verb, target, 11};
   request.set(http::field::host, address.text());
+  if (!client.empty()) request.set("X-Forwarded-For", client);
+  if (!text.empty()) {
+    request.set(http::field::content_type, "text/plain");
+    request.body() = text;
+  }
+  request.prepare_payload();
   http::write(stream, request);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
   http::read(stream, buffer, response);
-  const std::string& text = response.body();
+  return response.body();
+}
+
+ServerFigures read_server_figures(const Address& address) {
+  const std::string text = http_exchange(address, http::verb::get, "/metrics");
   const auto value = [&](const std::string& name) {
     const auto at = text.find("\n" + name + " ");
     return at == std::string::npos ? 0.0 : std::stod(text.substr(at + name.size() + 2));
@@ -741,22 +754,7 @@ Round run_round(const Options& options) {
 // One HTTP request to the server; the JSON answer (null when there is none).
 Json http_json(unsigned short port, http::verb verb, const std::string& target, const std::string& text,
                const std::string& client) {
-  net::io_context io;
-  beast::tcp_stream stream(io);
-  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> request{verb, target, 11};
-  request.set(http::field::host, "127.0.0.1");
-  request.set("X-Forwarded-For", client);
-  if (!text.empty()) {
-    request.set(http::field::content_type, "text/plain");
-    request.body() = text;
-  }
-  request.prepare_payload();
-  http::write(stream, request);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> response;
-  http::read(stream, buffer, response);
-  return Json::parse(response.body(), nullptr, false);
+  return Json::parse(http_exchange(Address{"127.0.0.1", port}, verb, target, text, client), nullptr, false);
 }
 
 // A Cups game of random legal moves as a text record: each seed a new game, so a new analysis.
@@ -773,7 +771,7 @@ std::string random_cups_text(std::uint64_t seed) {
 }
 
 // Keeps `count` imported games being analysed (the server's default budget) on a thread of its
-// own: each that finishes is replaced by a new one. Counts the positions analysed.
+// own: each that finishes is replaced by a new one. Counts the positions analysed meanwhile.
 class AnalysisLoad {
  public:
   AnalysisLoad(unsigned short port, int count) : port_(port) {
@@ -797,13 +795,18 @@ class AnalysisLoad {
   }
 
   void keep_running() {
+    double finished = 0;  // positions of the analyses replaced so far
     while (!stop_) {
+      double in_progress = 0;
       for (auto& key : running_) {
         const Json status = http_json(port_, http::verb::get, "/api/records/" + key + "/analysis", "", "10.1.0.1");
+        in_progress += status.value("done", 0.0);
         if (status.value("state", "") != "done") continue;
-        positions_ += status.value("total", 0.0);
+        finished += status.value("total", 0.0);
+        in_progress -= status.value("done", 0.0);
         key = start();
       }
+      positions_ = finished + in_progress;
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
   }
@@ -829,7 +832,7 @@ double run_beside_analyses(unsigned short port, const Options& options, double p
   print("with analyses, half load", with_analyses);
   print_histogram(with_analyses);
   const double ratio = with_analyses.p99_us / alone.p99_us;
-  std::printf("    %d analyses kept running (%.0f positions finished); p99 at half load: with analyses / alone = %.2f\n",
+  std::printf("    %d analyses kept running (%.0f positions analysed); p99 at half load: with analyses / alone = %.2f\n",
               options.analyses, positions, ratio);
   return ratio;
 }
@@ -1041,8 +1044,10 @@ Options parse(int argc, char** argv) {
   if (!options.connect.empty()) parse_addresses(options.connect);  // a bad list is a usage error
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
     throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
-  if (options.bot_rooms < 0 || options.bot_level < 1 || options.bot_level > 5 || options.bot_threads < 1)
-    throw std::invalid_argument("--bot-rooms must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
+  if (options.bot_rooms < 0 || options.analyses < 0 || options.bot_level < 1 || options.bot_level > 5 ||
+      options.bot_threads < 1)
+    throw std::invalid_argument(
+        "--bot-rooms and --analyses must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
   return options;
 }
 

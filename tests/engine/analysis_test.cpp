@@ -225,6 +225,27 @@ TEST(Analysis, SameSeedAndBudgetGiveTheSameAnalysis) {
   EXPECT_EQ(first.accuracy, second.accuracy);
 }
 
+// The server analyses a game one position at a time, in separate jobs, and judges what is
+// stored: the same figures as the whole game at once.
+TEST(Analysis, OnePositionAtATimeGivesTheWholeGamesFigures) {
+  const auto steps = random_game(Variant{"cups", "{}"}, 5, 12);
+  const auto whole = analysis::analyse_game(steps, kSmall, 9);
+  std::vector<analysis::PlyAnalysis> plies;
+  for (std::size_t k = 0; k < steps.size(); ++k) plies.push_back(analysis::analyse_step(steps, k, kSmall, 9));
+  const auto judged = analysis::judge_plies(plies, 2, true);
+  ASSERT_EQ(judged.plies.size(), whole.plies.size());
+  for (std::size_t k = 0; k < whole.plies.size(); ++k) {
+    EXPECT_EQ(judged.plies[k].position.eval, whole.plies[k].position.eval) << "ply " << k;
+    EXPECT_EQ(judged.plies[k].drop, whole.plies[k].drop) << "ply " << k;
+    EXPECT_EQ(judged.plies[k].mark, whole.plies[k].mark) << "ply " << k;
+  }
+  EXPECT_EQ(judged.accuracy, whole.accuracy);
+  plies.resize(4);
+  const auto partial = analysis::judge_plies(plies, 2, false);
+  EXPECT_FALSE(partial.plies.back().played_is_move) << "the last one done waits for the next position";
+  EXPECT_EQ(partial.plies[2].mark, whole.plies[2].mark);
+}
+
 TEST(Analysis, ProgressIsReportedAndCanStopTheAnalysis) {
   const auto steps = random_game(Variant{"cups", "{}"}, 6, 10);
   std::vector<std::size_t> seen;

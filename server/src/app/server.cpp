@@ -216,6 +216,7 @@ int run_server(const Config& config) {
   for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
   io.run();
   for (auto& thread : threads) thread.join();
+  analyses->stop();  // positions being searched are still stored; the rest resume at the next start
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
   if (push) push->stop();  // notices still queued are dropped; the one being sent ends by its timeout

@@ -191,7 +191,7 @@ void AnalysisJobs::forget(const std::string& id) {
 }
 
 void AnalysisJobs::schedule(const std::shared_ptr<Run>& run, std::size_t index) {
-  if (index >= run->steps.size()) return forget(run->id);
+  if (index >= run->steps.size() || stopped_) return forget(run->id);
   const bool queued = pool_.submit([self = shared_from_this(), run, index] { self->analyse(run, index); });
   if (!queued) retry_later(run, index);  // the bots' queue is full: its moves come first
 }
@@ -229,12 +229,13 @@ bool AnalysisJobs::analyse_once(std::shared_ptr<const Game> position, WhatIfDone
   const analysis::Budget small{playouts_ > 0 ? std::min(playouts_, kWhatIfPlayouts) : kWhatIfPlayouts,
                                std::chrono::milliseconds(0)};
   return pool_.submit([position = std::move(position), done = std::move(done), small] {
+    std::optional<analysis::PositionAnalysis> result;
     try {
-      done(analysis::analyse_position(*position, small, kAnalysisSeed));
+      result = analysis::analyse_position(*position, small, kAnalysisSeed);
     } catch (const std::exception& e) {
       log_error("whatif_failed", {{"message", e.what()}});
-      done(std::nullopt);
     }
+    done(std::move(result));  // once, whatever happened
   });
 }
 

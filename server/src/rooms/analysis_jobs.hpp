@@ -7,6 +7,7 @@
 //
 // Analyses are keyed: `game:<id>` for a stored game, the SHA-256 (hex) of an imported record's
 // canonical text for a record. Any thread; the status reads block (call them on a reader).
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -47,6 +48,9 @@ class AnalysisJobs : public std::enable_shared_from_this<AnalysisJobs> {
   void start(const std::string& id, const std::string& game_id, const std::string& record_text);
   // Analyses still running in the database, started again (at the server's start).
   void resume_unfinished();
+  // No more positions are queued (before the pool stops): the ones searched now are still
+  // stored, the rest wait in the database for the next start.
+  void stop() { stopped_ = true; }
 
   // What-if: `position` searched with the small what-if budget on a worker; `done` runs there
   // with the result, or with nothing when the search failed. False when the queue is full.
@@ -70,6 +74,7 @@ class AnalysisJobs : public std::enable_shared_from_this<AnalysisJobs> {
   BotPool& pool_;
   Storage& storage_;
   std::int64_t playouts_;
+  std::atomic<bool> stopped_{false};
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Run>> running_;  // analyses this process works on
 };
