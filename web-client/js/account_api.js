@@ -5,7 +5,8 @@
 // A refusal: {status, code, message, retryAfterS}. `status` 0 and code `offline`: no answer.
 export class ApiError extends Error {
   constructor(status, body = {}, retryAfter = null) {
-    super(body.error?.message ?? `the server answered ${status}`);
+    // The history API's refusals are {"error": "words"}; the others' {"error": {code, message}}.
+    super((typeof body.error === 'string' ? body.error : body.error?.message) ?? `the server answered ${status}`);
     this.status = status;
     this.code = body.error?.code ?? (status === 404 ? 'not_found' : 'http_error');
     const wait = Number(body.retry_after_s ?? body.error?.retry_after_s ?? retryAfter);
@@ -13,13 +14,15 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, { body, token } = {}) {
+// `body`: sent as JSON; `text`: sent as plain text (a game record).
+export async function call(method, path, { body, text, token } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (text !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    response = await fetch(path, { method, headers, body: text ?? (body === undefined ? undefined : JSON.stringify(body)),
       credentials: 'same-origin', cache: 'no-store' });
   } catch {
     throw new ApiError(0, { error: { code: 'offline', message: 'The server cannot be reached.' } });

@@ -4,6 +4,7 @@
 //   #/                 lobby            #/room/<id>      a room
 //   #/join/<invite>    private invite   #/history        search stored games
 //   #/history/<id>     replay viewer    #/rules/<game>   how to play a game
+//   #/history/<id>?analyse  the viewer, asking for the analysis   #/import  a game as text
 //   #/player/<name or id>  a profile    #/leaderboard/<game>  a game's best rated players
 //   #/account          your account     #/reset/<code>   set a new password (an operator's link)
 import { h, toast } from './dom.js';
@@ -12,6 +13,7 @@ import { identity, seats, animation, sound } from './storage.js';
 import { showLobby } from './lobby.js';
 import { showRoom } from './room.js';
 import { showHistoryList, showReplay } from './history.js';
+import { showImportPage } from './import_page.js';
 import { describeError } from './errors.js';
 import { loadCatalog } from './catalog.js';
 import { showRulesPage } from './rules_page.js';
@@ -116,6 +118,7 @@ function decodePart(part) {
 const OPEN_PAGES = {
   rules: (arg) => { showRulesPage(main, arg); window.scrollTo(0, 0); },
   history: (arg) => (arg ? showReplay(main, app, arg) : showHistoryList(main, app)),
+  import: () => showImportPage(main),
   player: (arg) => showProfile(main, app, arg),
   leaderboard: (arg) => showLeaderboard(main, app, arg),
   account: () => showAccountPage(main, app),

@@ -3,7 +3,9 @@
 // directions), and sends forced single options by itself. Every choice comes from `state.legal`.
 import { h, clear } from './dom.js';
 
-export function createGuide({ board, send }) {
+// `whose(state)`: who the prompt addresses instead of "Your turn" (the history viewer's what-if
+// play moves for either side: "Try a move for South").
+export function createGuide({ board, send, whose = null }) {
   const prompt = h('p', { class: 'prompt', dataset: { testid: 'prompt' }, 'aria-live': 'polite' });
   const buttons = h('div', { class: 'choices', dataset: { testid: 'choices' } });
   const element = h('div', { class: 'guide' }, prompt, buttons);
@@ -49,7 +51,8 @@ export function createGuide({ board, send }) {
     board.select(first ? selected : null);
     const rest = board.setChoices(tokens, (token) => choose(token));
     const note = spec.turnNote?.(state);
-    prompt.textContent = promptFor(spec, tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
+    const text = promptFor(spec, tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
+    prompt.textContent = whose ? text.replace(/^Your turn/, whose(state)) : text;
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },

@@ -1,43 +1,11 @@
-// Stored games: a search by player name or game, and a viewer that steps through any game
-// version by version, animating each move from its stored events, with the game's chat beside.
+// Stored games: a search by player name or game, and the viewer of one (replay_view.js) that
+// steps through it, with its analysis, what-if play and its record as text.
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName } from './catalog.js';
-import { createBoard, seatLabels } from './boards/index.js';
-import { COLORS } from './boards/view.js';
-import { seatScore } from './scores.js';
-import { roundsTable } from './rounds.js';
-import { resultBanner } from './result.js';
-import { describeUpdate, historyUpdate } from './moves.js';
 import { getJson, fetchGame } from './api.js';
-import { clockText } from './clock.js';
-import { ratedBadge, nameLink, playerMarks } from './players.js';
-import { playerProfile } from './account_api.js';
-import { createReplayChat } from './replay_chat.js';
-
-const playerNames = (players, game, options) => {
-  const labels = seatLabels(game, options);
-  const byName = (seat) => (Array.isArray(players) ? players.find((p) => p?.seat === seat)?.name ?? players[seat] : players?.[seat]);
-  const plain = labels.map((label, seat) => {
-    const name = byName(seat);
-    return typeof name === 'string' && name ? name : label;
-  });
-  // Computers of the same level share a name: they say their seat too, as in the room.
-  return plain.map((name, seat) => (plain.filter((other) => other === name).length > 1 ? `${name} (${labels[seat]})` : name));
-};
-
-// The person at each seat as the record lists them, completed from their profile: an account or
-// a guest, and their rating in this game now. The profile is asked by player id where the record
-// gives one, else by name (which finds accounts only: their names are unique).
-async function seatPeople(players, count, game) {
-  return Promise.all(Array.from({ length: count }, async (_, seat) => {
-    const entry = Array.isArray(players) ? players.find((p) => p?.seat === seat) ?? players[seat] : players?.[seat];
-    const player = typeof entry === 'string' ? { name: entry } : entry;
-    const key = player?.player_id ?? player?.name;
-    if (!key || player.bot || String(player.player_id).startsWith('bot-')) return player ?? null;
-    const profile = await playerProfile(key).catch(() => null);
-    return profile ? { ...player, player_id: profile.player_id, name: profile.name, account: profile.account, ...profile.ratings?.[game] } : player;
-  }));
-}
+import { ratedBadge } from './players.js';
+import { showViewer, playerNames } from './replay_view.js';
+import { storedGameSource } from './analysis_api.js';
 
 // --- the search ---------------------------------------------------------------------------------
 export function showHistoryList(main, app) {
@@ -58,7 +26,8 @@ export function showHistoryList(main, app) {
   }
 
   main.replaceChildren(h('section', { class: 'history' },
-    h('h1', {}, 'Game history'),
+    h('div', { class: 'row history-head' }, h('h1', {}, 'Game history'),
+      h('a', { class: 'button quiet small', href: '#/import', dataset: { testid: 'history-import' } }, 'Import a game as text')),
     h('form', { class: 'search row', onsubmit: (e) => { e.preventDefault(); search(); } },
       h('div', { class: 'field' }, h('label', { for: 'history-player' }, 'Player name'), player),
       h('div', { class: 'field' }, h('label', { for: 'history-game' }, 'Game'), game),
@@ -112,94 +81,19 @@ function summaryItem(summary) {
 }
 
 // --- the viewer ---------------------------------------------------------------------------------
-export async function showReplay(main, app, gameId) {
+// #/history/<id>, and #/history/<id>?analyse from the room's result banner, which asks for the
+// analysis at once. Returns the function that stops the page when it is left.
+export function showReplay(main, app, gameId) {
   main.replaceChildren(h('p', { class: 'muted' }, 'Loading the game…'));
-  let record, states;
-  try {
-    ({ record, states } = await fetchGame(gameId));
-  } catch (error) {
-    main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));
-    return;
-  }
-  const game = record.game;
-  const options = record.options ?? {};
-  const names = playerNames(record.players, game, options);
-  const turns = new Map((record.turns ?? []).filter((t) => t.version !== undefined).map((t) => [t.version, t]));
-  const last = states.length - 1;
-  const board = createBoard({ game, options, viewerSeat: null, players: names });
-  let version = 0, playing = false;
-  let people = [];             // by seat, once their profiles are known (seatPeople)
-  // The chat its viewer could read live; none from a server before chat.
-  const chat = Array.isArray(record.chat) ? createReplayChat(record, (target) => go(target)) : null;
-
-  const slider = h('input', { type: 'range', min: 0, max: last, value: 0, id: 'replay-slider',
-    dataset: { testid: 'replay-slider' }, 'aria-label': 'Version' });
-  const where = h('p', { class: 'replay-where', dataset: { testid: 'replay-where' }, 'aria-live': 'polite' });
-  const caption = h('p', { class: 'caption', dataset: { testid: 'replay-caption' } });
-  const seatsBox = h('ol', { class: 'seats' });
-  const scoreBox = h('div', { class: 'score-box' });
-  const control = (text, testid, target) => h('button', { dataset: { testid }, 'aria-label': text,
-    onclick: () => go(target()) }, text);
-  board.onCaption = (text) => { caption.textContent = text; };
-
-  main.replaceChildren(h('section', { class: 'replay' },
-    h('header', { class: 'room-head' }, h('h1', {}, `${gameName(game)}: ${names.join(' vs ')}`),
-      h('a', { href: '#/history' }, 'All games')),
-    h('div', { class: 'room-body' },
-      h('div', { class: 'play-area' }, board.element, caption,
-        h('div', { class: 'replay-controls row' },
-          control('« First', 'replay-first', () => 0),
-          control('‹ Previous', 'replay-prev', () => version - 1),
-          control('Next ›', 'replay-next', () => version + 1),
-          control('Last »', 'replay-last', () => last)),
-        slider, where),
-      h('aside', { class: 'side' }, seatsBox, scoreBox, chat?.element))));
-  slider.addEventListener('input', () => go(Number(slider.value)));
-
-  async function go(target) {
-    target = Math.max(0, Math.min(last, target));
-    if (playing || target === version && board.shown) return;
-    const step = target === version + 1;
-    version = target;
-    slider.value = String(version);
-    renderInfo();
-    if (step) {
-      playing = true;
-      await board.play(turns.get(version)?.events ?? [], states[version - 1], states[version]);
-      playing = false;
-    } else board.show(states[version]);
-    board.shown = true;
-    caption.textContent = describeStep(version);
-  }
-
-  function describeStep(v) {
-    if (v === 0) return 'The starting position.';
-    const turn = turns.get(v);
-    return turn ? describeUpdate(game, historyUpdate(turn), names) : '';
-  }
-
-  function renderInfo() {
-    const state = states[version];
-    where.textContent = `Move ${version} of ${last}`;
-    chat?.show(version);
-    seatsBox.replaceChildren(...names.map((name, seat) => {
-      const score = seatScore(game, options, state, seat);
-      // Each seat in its colour on the board, as in the room.
-      return h('li', { class: `seat${state.to_move === seat ? ' to-move' : ''}`, style: `--seat: ${COLORS[seat]}` },
-        h('span', { class: 'seat-name', dataset: { testid: `replay-name-${seat}` } }, people[seat] ? nameLink(people[seat], name) : name),
-        people[seat] ? playerMarks(people[seat], { testid: `replay-rating-${seat}` }) : null,
-        score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
-        // The clock as it stood right after this version.
-        state.clock ? h('span', { class: 'clock', dataset: { testid: `replay-clock-${seat}` } }, clockText(state.clock.remaining_ms[seat])) : null);
-    }));
-    scoreBox.replaceChildren(...[state.result ? resultBanner({ game, options, state, names,
-      lastUpdate: turns.get(version) ? historyUpdate(turns.get(version)) : null }) : null,
-      roundsTable(state.rounds, names)].filter(Boolean));
-  }
-
-  renderInfo();
-  seatPeople(record.players, names.length, game).then((found) => { people = found; renderInfo(); });
-  board.show(states[0]);
-  board.shown = true;
-  caption.textContent = describeStep(0);
+  const analyse = new URLSearchParams(location.hash.split('?')[1] ?? '').has('analyse');
+  let stop = null;
+  let left = false;
+  fetchGame(gameId).then(({ record, states }) => {
+    if (left) return;
+    stop = showViewer(main, { record, states, source: storedGameSource(gameId), analyse,
+      links: [h('a', { href: '#/history' }, 'All games')] });
+  }, (error) => {
+    if (!left) main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));
+  });
+  return () => { left = true; stop?.(); };
 }

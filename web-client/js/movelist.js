@@ -2,12 +2,15 @@
 // on a line shows that position while the game goes on (like lichess); "Back to live" returns
 // to the latest one; the arrow keys step from the focused line. The room owns the positions;
 // this only draws the list and reports clicks.
+// The history viewer's list has no live game to go back to (no `onLive`), and its lines may
+// carry the analysis's mark of the move (?!, ?, ??).
 import { h } from './dom.js';
+import { markSymbol, markWord } from './analysis_state.js';
 
-export function createMoveList({ onSelect, onLive }) {
+export function createMoveList({ onSelect, onLive = null }) {
   const items = h('ol', { class: 'move-items', dataset: { testid: 'move-list' } });
   const live = h('button', { class: 'primary back-live', hidden: true, dataset: { testid: 'back-to-live' },
-    onclick: () => onLive() }, 'Back to live');
+    onclick: () => onLive?.() }, 'Back to live');
   const viewingNote = h('p', { class: 'viewing', hidden: true, dataset: { testid: 'viewing' } });
   const element = h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
     h('div', { class: 'moves-head' }, h('h2', { id: 'moves-title' }, 'Moves'), live), viewingNote, items);
@@ -31,15 +34,17 @@ export function createMoveList({ onSelect, onLive }) {
     rows.get(to).querySelector('button').focus();
   });
 
-  // entry: {version, text, partial}
+  // entry: {version, text, partial, mark}
   function put(entry) {
     const old = rows.get(entry.version);
     // Lines are numbered in order (a turn of several decisions is one line); the start is 0.
     const row = h('li', { class: entry.version === 0 ? 'start' : entry.partial ? 'partial' : null,
       value: entry.version === 0 ? 0 : undefined },
-      h('button', { type: 'button', class: 'move', dataset: { testid: `move-${entry.version}`, version: entry.version },
+      h('button', { type: 'button', class: 'move', dataset: { testid: `move-${entry.version}`, version: entry.version, mark: entry.mark ?? undefined },
         'aria-current': viewing === entry.version ? 'step' : undefined,
-        onclick: () => onSelect(entry.version) }, entry.text));
+        onclick: () => onSelect(entry.version) }, entry.text,
+      entry.mark ? h('span', { class: `move-mark mark-${entry.mark}`, title: markWord(entry.mark),
+        dataset: { testid: `mark-${entry.version}` } }, markSymbol(entry.mark)) : null));
     rows.set(entry.version, row);
     // A turn of several decisions is one line: the next line replaces those of its half-played
     // steps (the room describes all of the turn's decisions so far in the latest).
@@ -60,10 +65,10 @@ export function createMoveList({ onSelect, onLive }) {
       const button = row.firstChild;
       if (v === version) button.setAttribute('aria-current', 'step'); else button.removeAttribute('aria-current');
     }
-    live.hidden = version === null;
-    viewingNote.hidden = version === null;
+    live.hidden = version === null || !onLive;
+    viewingNote.hidden = version === null || !onLive;
     viewingNote.textContent = text;
-    element.classList.toggle('stepping', version !== null);
+    element.classList.toggle('stepping', version !== null && Boolean(onLive));
     if (version === null) items.scrollTop = items.scrollHeight;
     else rows.get(version)?.scrollIntoView?.({ block: 'nearest' });
   }

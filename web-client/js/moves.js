@@ -50,6 +50,9 @@ function tokenWords(game, token) {
   return DIRECTIONS[token] ?? GAMES[game]?.tokenWord?.(token) ?? token;
 }
 
+// A whole move's tokens in words ("c3 R" -> "cup 3, right"), for the engine's best move.
+export const moveWords = (game, tokens) => tokens.split(' ').map((token) => tokenWords(game, token)).join(', ');
+
 // update: {seat, action, tokens, events}. A half-played update (a decision of a turn of several,
 // no events yet) is told by its tokens.
 export function describeUpdate(game, update, names) {
@@ -63,7 +66,7 @@ export function describeUpdate(game, update, names) {
   }
   if (!parts.length && update.tokens) {
     const name = names[update.seat] ?? `Seat ${update.seat + 1}`;
-    return `${name} is in the middle of a turn: ${update.tokens.split(' ').map((token) => tokenWords(game, token)).join(', ')}…`;
+    return `${name} is in the middle of a turn: ${moveWords(game, update.tokens)}…`;
   }
   if (!parts.length) return '';
   // Sentences end with a full stop unless they end with their own (Plex!).
@@ -76,5 +79,24 @@ export function describeUpdate(game, update, names) {
 export function historyUpdate(turn) {
   const first = turn.events?.[0]?.event;
   const action = turn.tokens ? 'move' : (turn.event ?? first ?? 'move');
-  return { seat: turn.seat ?? turn.events?.[0]?.seat ?? turn.events?.[0]?.player, action, tokens: turn.tokens ?? '', events: turn.events ?? [] };
+  return { seat: turn.seat ?? turn.player ?? turn.events?.[0]?.seat ?? turn.events?.[0]?.player, action, tokens: turn.tokens ?? '', events: turn.events ?? [] };
+}
+
+// The entries of a record that are actions, by the version each one made: a stored game's carry
+// their version; an imported record's (docs/records.md) are counted, a move or a resignation,
+// timeout, concession or claim race's result each being one, the forced events none.
+const ACTION_ENTRIES = new Set(['resign', 'timeout', 'concede', 'plex_result']);
+export function actionsByVersion(turns = []) {
+  if (turns.some((turn) => turn.version !== undefined)) {
+    return new Map(turns.filter((turn) => turn.version !== undefined).map((turn) => [turn.version, turn]));
+  }
+  const actions = turns.filter((turn) => turn.tokens !== undefined || ACTION_ENTRIES.has(turn.event));
+  return new Map(actions.map((turn, i) => [i + 1, turn]));
+}
+
+// An action in words: by its events where the record has them, else (an imported record, whose
+// entries have neither events nor versions) by its tokens: "Ana played cup 3, right".
+export function describeAction(game, turn, names) {
+  if (turn.version === undefined && !turn.events?.length && turn.tokens) return `${names[turn.seat] ?? `Seat ${turn.seat + 1}`} played ${moveWords(game, turn.tokens)}.`;
+  return describeUpdate(game, historyUpdate(turn), names);
 }

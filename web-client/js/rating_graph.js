@@ -7,7 +7,7 @@ import { s } from './dom.js';
 import { ratingLabel, deviationLabel } from './ratings.js';
 
 export const START_RATING = 1500;
-const MARGIN = { left: 44, right: 14, top: 12, bottom: 30 };
+export const MARGIN = { left: 44, right: 14, top: 12, bottom: 30 };
 
 // A step of 1, 2 or 5 times a power of ten that cuts `span` into about `parts` pieces.
 // A flat line still gets a scale of some tens of points around it.
@@ -33,17 +33,19 @@ export function graphGeometry(history, { width = 360, height = 220 } = {}) {
   const last = entries.length - 1;
   const xOf = (index) => plot.left + (last ? (index / last) * (plot.right - plot.left) : (plot.right - plot.left) / 2);
   const yOf = (rating) => plot.bottom - ((rating - low) / (high - low)) * (plot.bottom - plot.top);
-  const round = (value) => Math.round(value * 10) / 10;
   const points = entries.map((entry, index) => ({ ...entry, index, x: round(xOf(index)), y: round(yOf(entry.rating)) }));
   const yTicks = [];
   for (let value = low; value <= high + step / 1000; value += step) yTicks.push({ y: round(yOf(value)), label: String(Math.round(value)) });
   return { width, height, plot, points, line: points.map((point) => `${point.x},${point.y}`).join(' '), yTicks,
-    xTicks: gameTicks(last, width).map((index) => ({ x: round(xOf(index)), label: index === 0 ? 'start' : String(index) })) };
+    xTicks: indexTicks(last, width).map((index) => ({ x: round(xOf(index)), label: index === 0 ? 'start' : String(index) })) };
 }
 
-// Which game numbers the x axis names: the start, the last game and a few evenly between, fewer
-// on a narrow graph so that labels never touch.
-function gameTicks(last, width) {
+// Coordinates to a tenth of a pixel: short attributes, and equal in tests.
+export const round = (value) => Math.round(value * 10) / 10;
+
+// Which numbers (games, moves) the x axis names: the start, the last and a few evenly between,
+// fewer on a narrow graph so that labels never touch.
+export function indexTicks(last, width) {
   if (last === 0) return [0];
   const room = Math.max(1, Math.floor((width - MARGIN.left - MARGIN.right) / 56));
   const every = Math.max(1, Math.ceil(last / room));
@@ -56,16 +58,24 @@ function gameTicks(last, width) {
 // The graph as an <svg>, `width` pixels wide. `label`: what it is of ("Cups rating").
 export function ratingGraph(history, { width, height = 220, label, testid }) {
   const g = graphGeometry(history, { width, height });
-  const { plot } = g;
   return s('svg', { class: 'rating-graph', width: g.width, height: g.height, viewBox: `0 0 ${g.width} ${g.height}`,
     role: 'img', 'aria-label': `${label}: ${g.points.map((point) => Math.round(point.rating)).join(', ')}`, dataset: { testid } },
-  g.yTicks.map((tick) => s('g', { class: 'graph-tick' },
-    s('line', { x1: plot.left, x2: plot.right, y1: tick.y, y2: tick.y }),
-    s('text', { x: plot.left - 6, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, tick.label))),
-  g.xTicks.map((tick) => s('text', { class: 'graph-x', x: tick.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, tick.label)),
-  s('text', { class: 'graph-axis', x: plot.right, y: g.height - 2, 'text-anchor': 'end' }, 'rated games'),
+  graphAxes(g, 'rated games'),
   s('polyline', { class: 'graph-line', points: g.line }),
   g.points.map((point) => (point.game_id ? pointLink(point) : s('circle', { class: 'graph-start', cx: point.x, cy: point.y, r: 3.5 }))));
+}
+
+// The gridlines with their labels and the x axis's numbers and name, from a geometry's
+// {plot, height, yTicks, xTicks} (the rating graph's and the evaluation graph's).
+export function graphAxes({ plot, height, yTicks, xTicks }, axisName) {
+  // One flat list: h() and s() flatten their children one level only.
+  return [
+    ...yTicks.map((tick) => s('g', { class: `graph-tick${tick.kind ? ` ${tick.kind}` : ''}` },
+      s('line', { x1: plot.left, x2: plot.right, y1: tick.y, y2: tick.y }),
+      s('text', { x: plot.left - 6, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, tick.label))),
+    ...xTicks.map((tick) => s('text', { class: 'graph-x', x: tick.x, y: plot.bottom + 16, 'text-anchor': 'middle' }, tick.label)),
+    s('text', { class: 'graph-axis', x: plot.right, y: height - 2, 'text-anchor': 'end' }, axisName),
+  ];
 }
 
 // A game's point: a link to its replay, with a wider invisible ring that a finger can hit.

@@ -1,6 +1,6 @@
 // How the game stands and ends, drawn from the room's state: the game's own score panel (Coin
 // Duel's rounds) or the table of rounds, the announcement of a round that ended, and once the
-// last update has been played back the result banner with Rematch and New game.
+// last update has been played back the result banner with Rematch, New game and Analyse.
 // `view`: {state, room, names, me, act} (room_view.js).
 import { h } from './dom.js';
 import { GAMES } from './boards/index.js';
@@ -29,7 +29,9 @@ export function renderResult(slot, view) {
   if (room.status !== 'finished' || !room.state?.result || animating(state)) { slot.replaceChildren(); return; }
   slot.replaceChildren(resultBanner({ game: room.game, options: room.options, state: room.state, names,
     lastUpdate: state.updates.get(room.version), actions: [...rematchControls(view),
-      h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, 'New game')] }));
+      h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, 'New game'),
+      // The game's record is the room's id: its viewer, asking the engine at once (issue 32).
+      h('a', { class: 'button', href: `#/history/${encodeURIComponent(room.id)}?analyse`, dataset: { testid: 'analyse-game' } }, 'Analyse')] }));
 }
 
 function rematchControls({ state, room, names, me, act }) {

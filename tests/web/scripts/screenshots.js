@@ -1,5 +1,5 @@
 // Takes the screenshots in docs/screenshots/: the lobby, every board against the computer a few
-// moves in, and the history viewer stepping through the Cups game, at 1280×860 (what a laptop shows without scrolling: <name>.png, as the README
+// moves in, and the history viewer on the Cups game, analysed, at 1280×860 (what a laptop shows without scrolling: <name>.png, as the README
 // shows them) and 390×844 (a phone, the whole page: <name>-phone.png). Run by hand after a change to the look: `node scripts/screenshots.js`
 // (MANCALA_SERVER names the server binary, as for the tests).
 import path from 'node:path';
@@ -50,13 +50,15 @@ try {
   await server.stop();
 }
 
-// The history viewer on the Cups game just played, three moves in: the board, the caption of
-// the move in words, the controls and the slider.
+// The history viewer on the Cups game just played, ended by resigning and analysed, on its first
+// marked move (else three moves in): the evaluation graph, the position and the best move in
+// words, the board with the best move pointed out, the move list with its marks.
 async function historyShot(page, room, size) {
-  await page.goto(new URL(`/#/history/${room}`, page.url()).href);
-  await page.getByTestId('replay-slider').waitFor();
-  await page.getByTestId('replay-first').click();
-  for (let i = 0; i < 3; i += 1) await page.getByTestId('replay-next').click();
-  await page.getByTestId('replay-where').filter({ hasText: /3/ }).waitFor();
+  await page.goto(new URL(`/#/room/${room}`, page.url()).href);
+  await page.getByTestId('resign').click();
+  await page.getByTestId('analyse-game').click();
+  await page.waitForSelector('[data-testid=analysis][data-status=done] [data-testid=eval-graph]', { timeout: 120000 });
+  const marked = await page.$$eval('[data-testid^=mark-]', (nodes) => nodes.map((node) => node.dataset.testid.slice('mark-'.length)));
+  await page.getByTestId(`move-${marked[0] ?? 3}`).click();
   await page.screenshot({ path: path.join(OUT, `history${size}.png`), fullPage: size === '-phone' });
 }

@@ -2,7 +2,7 @@
 // stage 3 four rounds with a winning coin each.
 import { s } from '../dom.js';
 import { drawCounters, total, itemsOf, pileArea } from './view.js';
-import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt } from './rows.js';
+import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt, rowsOrigin } from './rows.js';
 import { seatNames } from './names.js';
 import { COINS, COIN_NAMES, COIN_VALUES, coinsWord, cents, coin, coinIcon, coinCountsText } from './coins.js';
 import { coinDuelPanel, roundEndText } from './coin_duel_panel.js';
@@ -103,6 +103,7 @@ export const coinDuelBoard = {
     return steps;
   },
 
+  origin: rowsOrigin,
   // The guide's words and pictures for the choices that are coins or directions.
   prompt(tokens) {
     if (tokens.length && tokens.every((t) => COIN_NAMES[t])) return 'Choose the next coin to sow.';

@@ -1,5 +1,5 @@
 // Cups: N cups a side, two pots, and a reserve of beans behind each row.
-import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt } from './rows.js';
+import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt, rowsOrigin } from './rows.js';
 import { seatNames } from './names.js';
 import { CUPS_RULES } from './cups_rules.js';
 
@@ -50,6 +50,7 @@ export const cupsBoard = {
     return steps;
   },
 
+  origin: rowsOrigin,
   prompt: reservePrompt,
   // Buttons for the reserve plays: label and the cups they would fill.
   describe(token) {

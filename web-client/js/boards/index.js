@@ -34,3 +34,15 @@ export function createBoard(ctx) {
   view.spec = spec;
   return view;
 }
+
+// The places a whole move (its tokens: "c3 R Q", "9 cw") starts from, to point the engine's best
+// move out on `board` in `state`: the game's `origin` hook, else the place its first decision is
+// clicked at, else what the guide previews for it (the rest of a turn begun: a lap's cups).
+export function movePlaces(board, move, state) {
+  const ctx = { state, selected: null };
+  const first = move.split(' ')[0];
+  const origin = board.spec.origin?.(move, ctx) ?? [];
+  if (origin.length) return origin;
+  const place = board.spec.target?.(first, ctx);
+  return place ? [place] : board.spec.preview?.(first, ctx) ?? [];
+}

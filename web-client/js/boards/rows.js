@@ -118,6 +118,13 @@ export const reservePrompt = (tokens) => (tokens.some((t) => /^r\d+$/.test(t))
 
 export const originOf = (seat, from) => (from === 0 ? `s${seat}res` : `s${seat}c${from}`);
 
+// Where a whole move starts: the reserve (`r3 …`) or a cup (`c4 …`) of the player to move.
+export function rowsOrigin(move, ctx) {
+  const [, kind, n] = /^([rc])(\d+)/.exec(move) ?? [];
+  if (!kind) return [];
+  return [originOf(ctx.state.to_move, kind === 'r' ? 0 : Number(n))];
+}
+
 // The viewer's own row goes at the bottom: a seated North player sees the board turned round.
 // On a narrow portrait screen the board stands on its side: the viewer's row runs down the
 // left with his pot at the bottom.

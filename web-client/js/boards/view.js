@@ -10,6 +10,8 @@
 //   drawContent(place, content, ctx) -> SVG node (optional; default: plain counters)
 //   target(token, ctx)     -> the place a legal token is played by clicking, or null
 //   steps(events, ctx)     -> animation steps (see `applyStep`)
+//   origin(move, ctx)      -> the places a whole move ("r3", "c3 R Q") starts from, for the
+//                             engine's hint (optional; default: where its first token is clicked)
 //   rotation(ctx)          -> degrees the layout turns so the viewer's side is at the bottom
 //   round                  -> true when the drawing is a disc, so turning it needs no bigger frame
 // and for the turn guide (guide.js), all optional: followUps, describe(token), preview, turnNote,
@@ -278,8 +280,10 @@ export function createBoardView(spec, ctx) {
     },
 
     select(id) { selected = id; ctx.selected = id; redraw(); },
-    highlight(ids) {
-      for (const [id, node] of nodes) node.classList.toggle('preview', ids.includes(id));
+    // `kind`: the class the places get: 'preview' (the guide's choices), 'hint' (the engine's
+    // best move in the history viewer); each kind is set and cleared on its own.
+    highlight(ids, kind = 'preview') {
+      for (const [id, node] of nodes) node.classList.toggle(kind, ids.includes(id));
     },
   };
 

@@ -1,0 +1,53 @@
+// Where a game shown in the history viewer comes from, and the requests the viewer makes of it
+// (issue 32): a stored game by its id, or a text record imported by its key. Each source answers
+// the same calls, so the viewer never asks which one it shows. A private game's players send
+// their token, as for the game itself (api.js).
+import { call } from './account_api.js';
+import { identity } from './storage.js';
+
+const token = () => identity.get()?.token;
+
+export function storedGameSource(id) {
+  const base = `/api/games/${encodeURIComponent(id)}`;
+  return {
+    analysis: () => call('GET', `${base}/analysis`, { token: token() }),
+    analyse: () => call('POST', `${base}/analysis`, { token: token() }),
+    whatif: (at, moves) => call('POST', '/api/whatif', { body: { game_id: id, at, moves }, token: token() }),
+    recordHref: `${base}/record.txt`,
+    fileName: `mancala-${id}.txt`,
+    async recordText() {
+      const response = await fetch(`${base}/record.txt`, { headers: token() ? { Authorization: `Bearer ${token()}` } : {}, cache: 'no-store' });
+      if (!response.ok) throw new Error(`The record cannot be downloaded (the server answered ${response.status}).`);
+      return response.text();
+    },
+  };
+}
+
+// An imported record: the server keeps nothing but its analysis, so each request sends the text
+// again (POST /api/records answers with the key and the text as it reads it).
+export function importedSource({ key, text }) {
+  const base = `/api/records/${encodeURIComponent(key)}`;
+  return {
+    analysis: () => call('GET', `${base}/analysis`),
+    analyse: () => call('POST', `${base}/analysis`, { text }),
+    whatif: (at, moves) => call('POST', '/api/whatif', { body: { record: text, at, moves } }),
+    recordHref: null,
+    fileName: 'mancala-game.txt',
+    recordText: async () => text,
+  };
+}
+
+// A text record read by the server: {key, record, states, text}, or an ApiError whose message
+// names the line and column of the first fault.
+export const importRecord = (text) => call('POST', '/api/records', { text });
+
+// Saves `text` as a file, through a blob: a private game's record is fetched with its player's
+// token, which a plain link cannot send, and an imported record has no address at all.
+export function saveText(fileName, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
