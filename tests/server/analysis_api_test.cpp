@@ -113,7 +113,9 @@ TEST(Analysis, PositionsLineUpWithTheHistoryAndAreComputedOnce) {
     EXPECT_EQ(position["to_move"], states[k]["phase"] == "play" ? states[k]["to_move"] : Json()) << k;
     EXPECT_EQ(position["eval"].size(), 2u);
     EXPECT_EQ(position["played"].is_null(), k + 1 == states.size()) << "every position but the last led on";
-    if (position["mark"].is_string()) EXPECT_GE(position["drop"].get<double>(), 0.1);
+    if (position["mark"].is_string()) {
+      EXPECT_GE(position["drop"].get<double>(), 0.1);
+    }
   }
   EXPECT_TRUE(positions.back()["exact"]) << "the end is exact";
   ASSERT_EQ(done["accuracy"].size(), 2u);
@@ -199,7 +201,9 @@ TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {
   const Json analysed = wait_done(server.port(), "/api/games/" + game.table.room + "/analysis", game.token);
   const std::string marked = get(server.port(), "/api/games/" + game.table.room + "/record.txt", game.token).text;
   for (const Json& position : analysed["positions"])
-    if (position["mark"].is_string()) EXPECT_NE(marked.find("best: " + position["best"].get<std::string>()), std::string::npos);
+    if (position["mark"].is_string()) {
+      EXPECT_NE(marked.find("best: " + position["best"].get<std::string>()), std::string::npos);
+    }
   EXPECT_EQ(http_text(server.port(), "POST", "/api/records", marked).body["states"], states) << "marks change no state";
 }
 
