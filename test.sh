@@ -16,5 +16,5 @@ ctest --test-dir build --output-on-failure -j 2 "$@"
 if [ "${MANCALA_SKIP_SANITIZERS:-0}" != 1 ]; then
   build_sanitized
   UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS" -E "$SANITIZER_EXCLUDE"
+    ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS"
 fi

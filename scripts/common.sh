@@ -63,11 +63,8 @@ build() {
 }
 
 # The labels test.sh runs a second time under AddressSanitizer + UndefinedBehaviorSanitizer:
-# everything with C++ of ours in it (the browser and deploy checks test none). The cluster's
-# second pass of the server suites on PostgreSQL (`postgres:`) is left out there: it runs the
-# same server code as the SQLite pass, which the sanitizers already see.
+# everything with C++ of ours in it (the browser and deploy checks test none).
 SANITIZER_LABELS='engine|server|protocol|cli|fuzz|cluster'
-SANITIZER_EXCLUDE='^postgres:'
 
 # The test executables in build folder $1: whatever Ninja links under tests/ (their tools,
 # mancala and mancala-server, come along as dependencies). New test files need no entry here.
