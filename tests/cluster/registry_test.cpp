@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -16,15 +17,20 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Runs a storage write and waits for it: true once committed.
+bool committed(const std::function<void(Storage::Done)>& write) {
+  std::promise<bool> done;
+  write([&](bool ok) { done.set_value(ok); });
+  return done.get_future().get();
+}
+
 // A game row, as a room's creation stores it; true once committed.
 bool store_game(Storage& storage, const std::string& id) {
   GameMeta meta;
   meta.id = id;
   meta.game = "cups";
   meta.created = "2026-01-01T00:00:00.000Z";
-  std::promise<bool> stored;
-  storage.create_game(meta, [&](bool ok) { stored.set_value(ok); });
-  return stored.get_future().get();
+  return committed([&](Storage::Done done) { storage.create_game(meta, done); });
 }
 
 // A database with the game rows the owner rows refer to.
@@ -95,9 +101,7 @@ bool append_move(Storage& storage, const std::string& game_id, std::int64_t vers
   action->seat = 0;
   action->tokens = "a";
   action->at = "2026-01-01T00:00:01.000Z";
-  std::promise<bool> stored;
-  storage.append_action(game_id, action, {}, [&](bool ok) { stored.set_value(ok); });
-  return stored.get_future().get();
+  return committed([&](Storage::Done done) { storage.append_action(game_id, action, {}, done); });
 }
 
 TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
@@ -111,11 +115,6 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
   ASSERT_TRUE(store_game(*storage, "g1"));
   EXPECT_EQ(b.owner_of("g1"), "a") << "created rooms are owned by their creator";
   EXPECT_TRUE(append_move(*storage, "g1", 1));
-  const auto committed = [](auto write) {
-    std::promise<bool> done;
-    write([&](bool ok) { done.set_value(ok); });
-    return done.get_future().get();
-  };
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->create_player({"p1", "Ada", "hash"}, done); }));
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->take_seat("g1", 0, "p1", std::nullopt, done); }))
       << "the owner seats players";
@@ -146,9 +145,7 @@ TEST(ClusterRegistry, ARoomTakenOverIsChargedUpToItsOwnOwnersLastNote) {
   auto storage_b = Storage::open(db, latency, "b");
   ASSERT_TRUE(store_game(*storage_a, "g1"));
   const auto note = [](Storage& storage, const std::string& at) {
-    std::promise<bool> noted;
-    storage.note_alive(at, [&](bool ok) { noted.set_value(ok); });
-    return noted.get_future().get();
+    return committed([&](Storage::Done done) { storage.note_alive(at, done); });
   };
   ASSERT_TRUE(note(*storage_a, "2026-01-01T00:00:10.000Z"));
   ASSERT_TRUE(note(*storage_b, "2026-01-01T00:00:50.000Z"));
