@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <atomic>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
 
 #include "table.hpp"
 
@@ -312,6 +314,92 @@ TEST(Hardening, BinaryFramesAreRefusedWith1003) {
   EXPECT_EQ(code, 1003);
   Client other(server.port());
   EXPECT_EQ(other.hello("Text")["type"], "welcome");
+}
+
+// ---- a client that stops reading ------------------------------------------------------------
+
+// A spectator that says hello, watches a room (by its invite) and then never reads again, with a receive buffer
+// as small as the kernel allows: the server's sends to it fill the socket and then its queue.
+class StalledSpectator {
+ public:
+  StalledSpectator(unsigned short port, const std::string& invite) : ws_(io_) {
+    auto& socket = ws_.next_layer();
+    socket.open(tcp::v4());
+    socket.set_option(net::socket_base::receive_buffer_size(1024));
+    socket.connect({net::ip::make_address("127.0.0.1"), port});
+    ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    ws_.text(true);
+    ws_.write(net::buffer(Json{{"type", "hello"}, {"id", "h"}, {"name", "Stalled"}}.dump()));
+    watch(invite);
+  }
+  void watch(const std::string& invite) {
+    ws_.write(net::buffer(Json{{"type", "join_room"}, {"id", invite}, {"invite", invite}, {"spectate", true}}.dump()));
+  }
+
+ private:
+  net::io_context io_;
+  beast::websocket::stream<tcp::socket> ws_;
+};
+
+TEST(Hardening, AClientThatStopsReadingDelaysNoOtherRoom) {
+  // One network thread, so both rooms and all their connections share it.
+  ServerProcess server(":memory:", {"--threads", "1", "--rate-limit", "100000"});
+  Table flooded = open_table(server.port(), "njaka", Json::object(), 2);
+  StalledSpectator stalled(server.port(), flooded.invite);
+  Table other = open_table(server.port(), "cups", Json::object(), 2);
+
+  // Room A plays as fast as its two players can while every update also goes to the spectator
+  // who does not read (a new room A when one ends, which he watches too), until the server gives
+  // up on him (his queue is full) and some more.
+  std::atomic<bool> flooding{true};
+  int flood_updates = 0;
+  std::string flood_failure;
+  std::thread flood([&] {
+    try {
+      Random rng(7);
+      for (int slack = 200; slack > 0 && flood_updates < 20000; ++flood_updates) {
+        if (!flooded.state["result"].is_null()) {
+          flooded = open_table(server.port(), "njaka", Json::object(), 2);
+          if (slack == 200) stalled.watch(flooded.invite);
+        }
+        play_one(flooded, rng);
+        if (server.log().find("slow_client_closed") != std::string::npos) --slack;
+      }
+    } catch (const std::exception& e) {
+      flood_failure = e.what();
+    }
+    flooding = false;
+  });
+
+  // Meanwhile room B (a new one when one ends) moves one move at a time; each round trip is timed.
+  Random rng(8);
+  std::chrono::steady_clock::duration slowest{};
+  int other_moves = 0;
+  std::string other_failure;
+  try {
+    while (flooding) {
+      if (!other.state["result"].is_null()) other = open_table(server.port(), "cups", Json::object(), 2);
+      const auto start = std::chrono::steady_clock::now();
+      play_one(other, rng);
+      slowest = std::max(slowest, std::chrono::steady_clock::now() - start);
+      ++other_moves;
+    }
+  } catch (const std::exception& e) {
+    other_failure = e.what();
+  }
+  flood.join();
+  EXPECT_EQ(flood_failure, "");
+  EXPECT_EQ(other_failure, "");
+
+  EXPECT_NE(server.log().find("slow_client_closed"), std::string::npos)
+      << "the spectator's socket and queue filled after " << flood_updates << " updates";
+  std::printf("flood %d updates, other %d moves, slowest %.1f ms\n", flood_updates, other_moves, std::chrono::duration<double, std::milli>(slowest).count());
+  EXPECT_GE(other_moves, 20);
+  // A send that waited for the stalled reader would hold the thread until he was dropped: a
+  // round trip of seconds. On a busy machine an ordinary one takes a few milliseconds.
+  EXPECT_LT(std::chrono::duration<double>(slowest).count(), 1.0)
+      << "room B's slowest move of " << other_moves << " while room A flooded its stalled spectator";
+  EXPECT_TRUE(server_serves(server.port()));
 }
 
 }  // namespace

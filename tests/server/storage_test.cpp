@@ -13,6 +13,7 @@
 #include "pg_connection.hpp"
 #include "storage.hpp"
 #include "temp_postgres.hpp"
+#include "wal_coalescing_vfs.hpp"
 
 namespace mancala::server {
 namespace {
@@ -373,6 +374,48 @@ TEST(PostgresText, UrlsParametersAndLogs) {
   EXPECT_EQ(without_password("postgresql://db:5432/m"), "postgresql://db:5432/m");
   EXPECT_EQ(without_password("games.db"), "games.db");
 }
+
+// The WAL-coalescing VFS (every SQLite connection of the server opens through it): a commit's
+// frames reach the WAL in one write, and what is committed is there for another connection and
+// after a reopen, with the sync (synchronous FULL, as the server runs) and without it (where
+// only the WAL index's barrier makes the frames visible).
+class WalCoalescing : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mancala-wal-" + std::to_string(getpid()) + GetParam());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "w.db").string();
+  const std::string row(400, 'x');
+  {
+    Database writer(path, /*create=*/true);
+    writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+    writer.execute("PRAGMA synchronous = " + GetParam());
+    writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    Database reader(path, /*create=*/false);
+    for (int commit = 0; commit < 5; ++commit) {
+      const WalWriteCounts before = wal_write_counts();
+      writer.begin_write();
+      for (int k = 0; k < 60; ++k) writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
+      writer.execute("COMMIT");
+      const WalWriteCounts after = wal_write_counts();
+      EXPECT_GE(after.appends - before.appends, 60u) << "60 rows of 400 bytes fill some 30 pages of 1 KiB";
+      EXPECT_EQ(after.writes - before.writes, 1u) << "one write for the whole commit";
+      auto count = reader.prepare("SELECT count(*) FROM t");
+      ASSERT_TRUE(count.step());
+      EXPECT_EQ(count.integer(0), 60 * (commit + 1)) << "another connection sees every committed row";
+    }
+  }
+  Database reopened(path, /*create=*/false);
+  auto count = reopened.prepare("SELECT count(*), min(length(v)) FROM t");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.integer(0), 300);
+  EXPECT_EQ(count.integer(1), 400);
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Synchronous, WalCoalescing, ::testing::Values("FULL", "OFF"),
+                         [](const auto& test) { return test.param; });
 
 INSTANTIATE_TEST_SUITE_P(Backends, StorageTest, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& test) { return test.param; });
