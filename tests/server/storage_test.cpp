@@ -363,6 +363,38 @@ TEST_P(StorageTest, ListGamesFiltersAndPages) {
   EXPECT_TRUE(storage->list_games(finished).games.empty());
 }
 
+// The writer's pipeline (pg_connection.hpp): statements sent without waiting are answered
+// together; a statement that reads rows first waits for those before it; a failure shows at the
+// end, marked deferred, and PostgreSQL skipped everything after it.
+TEST(PostgresPipeline, StatementsTravelTogetherAndAFailureIsReportedAtTheEnd) {
+  PgConnection db(testing::TempPostgres::shared().create_database());
+  db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)");
+  db.begin_write();
+  db.start_pipeline();
+  db.prepare("INSERT INTO t (k) VALUES (?1)").bind(1, 1).run();
+  db.prepare("INSERT INTO t (k) VALUES (?1)").bind(1, 2).run();
+  auto count = db.prepare("SELECT count(*) FROM t");
+  ASSERT_TRUE(count.step()) << "a read waits for what was sent before it";
+  EXPECT_EQ(count.integer(0), 2);
+  EXPECT_TRUE(db.pipelined()) << "and the pipeline goes on after it";
+  db.prepare("INSERT INTO t (k) VALUES (?1)").bind(1, 2).run();  // a duplicate: fails
+  db.prepare("INSERT INTO t (k) VALUES (?1)").bind(1, 3).run();
+  try {
+    db.prepare("COMMIT").run();  // (its first prepare already waits for the answers)
+    db.finish_pipeline();
+    FAIL() << "the duplicate key is reported";
+  } catch (const SqlError& e) {
+    EXPECT_TRUE(e.deferred);
+    EXPECT_FALSE(e.connection_lost);
+    EXPECT_NE(std::string(e.what()).find("duplicate key"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(db.pipelined());
+  db.execute("ROLLBACK");
+  auto after = db.prepare("SELECT count(*) FROM t");
+  ASSERT_TRUE(after.step());
+  EXPECT_EQ(after.integer(0), 0) << "the COMMIT after the failure was skipped: nothing was kept";
+}
+
 TEST(PostgresText, UrlsParametersAndLogs) {
   EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
   EXPECT_TRUE(is_postgres_url("postgres://h/db"));

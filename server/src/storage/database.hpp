@@ -24,6 +24,9 @@ struct SqlError : std::runtime_error {
   // SQLite's SQLITE_FULL: the disk (or the page limit) has no room for what was written; the
   // transaction is undone, and the same write succeeds once there is room again.
   bool disk_full = false;
+  // Reported after the statement ran, with others sent behind it (PostgreSQL's pipeline mode,
+  // see pg_connection.hpp): which job's statement failed is not known, and nothing after it ran.
+  bool deferred = false;
 };
 
 class Database;

@@ -115,6 +115,11 @@ auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std
   failed_for_ = StorageTrouble::none;
   try {
     db_.begin_write();
+    // PostgreSQL: the batch's statements travel together, one round trip instead of one each.
+    // A job's failure then shows only at the end; the batch runs again with savepoints, one
+    // statement at a time, to find it.
+    if constexpr (std::is_same_v<Connection, PgConnection>)
+      if (!savepoints) db_.start_pipeline();
     for (std::size_t i = 0; i < batch.size() && !job_failed; ++i) {
       if (savepoints) db_.prepare("SAVEPOINT job").run();
       try {
@@ -135,11 +140,25 @@ auto BasicGroupCommitWriter<Connection>::run_batch(std::deque<Entry>& batch, std
     if (!job_failed) {
       commit_sent = true;
       db_.prepare("COMMIT").run();
+      if constexpr (std::is_same_v<Connection, PgConnection>) db_.finish_pipeline();
       return Attempt::committed;
     }
   } catch (const std::exception& e) {
     failed_for_ = trouble_of(e);
-    log_failure(e, batch.size());
+    const auto* sql = dynamic_cast<const SqlError*>(&e);
+    if (sql && sql->deferred && failed_for_ == StorageTrouble::none) {
+      job_failed = true;  // PostgreSQL skipped the rest, the COMMIT included: nothing took effect
+      std::fill(succeeded.begin(), succeeded.end(), false);
+    } else {
+      log_failure(e, batch.size());
+    }
+  }
+  if constexpr (std::is_same_v<Connection, PgConnection>) {
+    try {
+      db_.finish_pipeline();  // a job that threw left answers unread
+    } catch (const std::exception&) {
+      // The rollback below undoes what they did.
+    }
   }
   // Before COMMIT was sent, a lost connection took nothing with it: the batch may run again.
   // Whether a COMMIT that lost its connection took effect is unknown: its jobs are reported

@@ -6,6 +6,7 @@
 #include <libpq-fe.h>
 
 #include <cctype>
+#include <optional>
 #include <utility>
 
 namespace mancala::server {
@@ -73,6 +74,19 @@ void PgStatement::execute() {
   std::vector<const char*> pointers;
   pointers.reserve(values_.size());
   for (const auto& value : values_) pointers.push_back(value ? value->c_str() : nullptr);
+  if (connection_->pipelined()) {
+    // A statement that reads rows needs its answer now, and so everything sent before it.
+    connection_->finish_pipeline();
+    struct Resume {
+      PgConnection* connection;
+      ~Resume() { connection->resume_pipeline(); }
+    } resume{connection_};
+    return execute_now(pointers);
+  }
+  execute_now(pointers);
+}
+
+void PgStatement::execute_now(const std::vector<const char*>& pointers) {
   result_ = PQexecPrepared(connection_->handle(), name_.c_str(), static_cast<int>(pointers.size()),
                            pointers.data(), nullptr, nullptr, 0);
   if (!succeeded(result_)) {
@@ -88,7 +102,12 @@ bool PgStatement::step() {
 }
 
 void PgStatement::run() {
-  if (!result_) execute();
+  if (result_) return;
+  if (!connection_->pipelined()) return execute();
+  std::vector<const char*> pointers;
+  pointers.reserve(values_.size());
+  for (const auto& value : values_) pointers.push_back(value ? value->c_str() : nullptr);
+  connection_->send(name_, pointers, *sql_);
 }
 
 std::int64_t PgStatement::integer(int column) const {
@@ -150,6 +169,67 @@ void PgConnection::reconnect_if_broken() {
   apply_session_settings();
 }
 
+void PgConnection::start_pipeline() {
+  if (pipelined_) return;
+  if (PQenterPipelineMode(connection_) != 1) fail("entering pipeline mode");
+  pipelined_ = true;
+}
+
+void PgConnection::resume_pipeline() noexcept {
+  // Should libpq refuse (a broken connection), statements simply run one by one from here on.
+  pipelined_ = PQenterPipelineMode(connection_) == 1;
+}
+
+void PgConnection::finish_pipeline() {
+  if (!pipelined_) return;
+  struct Leave {
+    PgConnection* self;
+    ~Leave() {
+      self->unanswered_ = 0;
+      self->pipelined_ = false;
+      PQexitPipelineMode(self->connection_);  // fails only on a broken connection
+    }
+  } leave{this};
+  settle();
+}
+
+void PgConnection::send(const std::string& name, const std::vector<const char*>& values, std::string_view sql) {
+  if (PQsendQueryPrepared(connection_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
+                          nullptr, 0) != 1)
+    fail(sql);
+  if (unanswered_++ == 0) first_unanswered_sql_ = std::string(sql.substr(0, 120));
+}
+
+void PgConnection::settle() {
+  if (unanswered_ == 0) return;
+  if (PQpipelineSync(connection_) != 1) fail("pipeline sync");
+  std::optional<SqlError> failure;
+  // Each statement's answer ends with a null result; the sync's answer ends the pipeline.
+  for (int nulls_in_a_row = 0; nulls_in_a_row < 2;) {
+    PGresult* result = PQgetResult(connection_);
+    if (!result) {
+      if (PQstatus(connection_) == CONNECTION_BAD) break;
+      ++nulls_in_a_row;
+      continue;
+    }
+    nulls_in_a_row = 0;
+    const ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_PIPELINE_SYNC) {
+      PQclear(result);
+      unanswered_ = 0;
+      if (failure) throw *failure;
+      return;
+    }
+    if (status == PGRES_FATAL_ERROR && !failure)
+      failure = error_of("one of the statements sent from: " + first_unanswered_sql_, result);
+    PQclear(result);
+  }
+  unanswered_ = 0;
+  SqlError lost = failure ? *failure : error_of("pipeline", nullptr);
+  lost.connection_lost = PQstatus(connection_) == CONNECTION_BAD;
+  throw lost;
+}
+
 void PgConnection::execute(std::string_view sql) {
   PGresult* result = PQexec(connection_, std::string(sql).c_str());
   if (!succeeded(result)) fail(sql, result);
@@ -159,6 +239,16 @@ void PgConnection::execute(std::string_view sql) {
 PgStatement PgConnection::prepare(std::string_view sql) {
   auto it = prepared_.find(std::string(sql));
   if (it == prepared_.end()) {
+    if (pipelined_) {
+      // PQprepare waits for its answer, which pipeline mode does not allow: once per statement
+      // and connection, the pipeline is settled and resumed around it.
+      finish_pipeline();
+      struct Resume {
+        PgConnection* self;
+        ~Resume() { self->resume_pipeline(); }
+      } resume{this};
+      return prepare(sql);
+    }
     const std::string text = to_postgres_parameters(sql);
     Prepared prepared{"s" + std::to_string(prepared_.size() + 1), count_parameters(text)};
     PGresult* result = PQprepare(connection_, prepared.name.c_str(), text.c_str(), 0, nullptr);
@@ -169,13 +259,19 @@ PgStatement PgConnection::prepare(std::string_view sql) {
   return PgStatement(*this, it->first, it->second.name, it->second.parameters);
 }
 
-void PgConnection::fail(std::string_view what, pg_result* result) const {
+SqlError PgConnection::error_of(std::string_view what, pg_result* result) const {
   std::string message = result ? PQresultErrorMessage(result) : "";
   if (message.empty()) message = PQerrorMessage(connection_);
-  PQclear(result);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  SqlError error("PostgreSQL: " + message + " (in: " + std::string(what.substr(0, 120)) + ")");
+  SqlError error("PostgreSQL: " + message + " (in: " + std::string(what.substr(0, 160)) + ")");
   error.connection_lost = PQstatus(connection_) == CONNECTION_BAD;
+  error.deferred = pipelined_;
+  return error;
+}
+
+void PgConnection::fail(std::string_view what, pg_result* result) const {
+  SqlError error = error_of(what, result);
+  PQclear(result);
   throw error;
 }
 

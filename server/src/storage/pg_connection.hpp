@@ -61,6 +61,7 @@ class PgStatement {
  private:
   PgStatement& set(int index, std::optional<std::string> value);
   void execute();
+  void execute_now(const std::vector<const char*>& values);
 
   PgConnection* connection_;
   const std::string* sql_;  // for error messages; the connection's cache keeps it
@@ -87,6 +88,17 @@ class PgConnection {
     reconnect_if_broken();
     execute("BEGIN");
   }
+
+  // A group commit's statements in one round trip (libpq's pipeline mode). From
+  // `start_pipeline()` on, `run()` sends a statement without waiting for its answer; a
+  // statement that reads rows, a new prepare and `finish_pipeline()` first wait for every
+  // answer. A failure then surfaces there as a SqlError marked `deferred`: PostgreSQL skipped
+  // what followed the failing statement, so the transaction is rolled back whole and the
+  // writer finds the failing job by running the jobs again one by one.
+  void start_pipeline();
+  // Waits for every answer and leaves pipeline mode (also when it throws the first failure).
+  void finish_pipeline();
+  bool pipelined() const { return pipelined_; }
 
   [[noreturn]] void fail(std::string_view what, pg_result* result = nullptr) const;
   pg_conn* handle() const { return connection_; }
@@ -115,8 +127,17 @@ class PgConnection {
     int parameters = 0;
   };
   void apply_session_settings();
+  // In pipeline mode: reads the answers of everything sent; throws the first failure.
+  void settle();
+  void resume_pipeline() noexcept;  // start_pipeline() after a statement that had to wait
+  // Sends a prepared statement in pipeline mode (its answer is read by `settle`).
+  void send(const std::string& name, const std::vector<const char*>& values, std::string_view sql);
+  SqlError error_of(std::string_view what, pg_result* result) const;
 
   std::string url_;
+  bool pipelined_ = false;
+  int unanswered_ = 0;  // statements sent in pipeline mode whose answers are not read yet
+  std::string first_unanswered_sql_;
   pg_conn* connection_ = nullptr;
   std::unordered_map<std::string, Prepared> prepared_;  // SQL text -> server-side statement
 };
