@@ -45,6 +45,11 @@ def check_cluster():
     services = compose["services"]
     named_volumes = compose.get("volumes") or {}
     servers = {name: s for name, s in services.items() if s.get("image", "").startswith("mancala-online")}
+    nginx_networks = services.get("nginx", {}).get("networks") or {}
+    nginx_address = (nginx_networks.get("default") or {}).get("ipv4_address")
+    check(nginx_address, "nginx has a fixed address on the cluster's network")
+    subnets = [c.get("subnet") for c in (compose.get("networks", {}).get("default", {}).get("ipam", {}).get("config") or [])]
+    check(len(subnets) == 1, "the cluster's network has a subnet of its own")
     check(2 <= len(servers) <= 3, f"the cluster runs two or three server processes, not {len(servers)}")
     for name, service in servers.items():
         command = [str(word) for word in service.get("command", [])]
@@ -54,6 +59,8 @@ def check_cluster():
         check(service.get("restart") in {"always", "unless-stopped"}, f"{name} has a restart policy")
         check("postgres" in (service.get("depends_on") or {}), f"{name} starts after postgres")
         check(not service.get("ports"), f"{name} is reached only through nginx (no published port)")
+        check(flags.get("--trusted-proxy") == nginx_address,
+              f"{name} trusts nginx's X-Forwarded-For ({nginx_address}), so limits count each client's address")
         context = (ROOT / "docker" / service["build"]["context"]).resolve()
         check((context / service["build"].get("dockerfile", "Dockerfile")).exists(),
               f"{name} builds from a Dockerfile that exists")
