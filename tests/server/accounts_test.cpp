@@ -219,6 +219,33 @@ TEST(Accounts, LoggedOutAndRevokedSessionsAreRefused) {
   EXPECT_EQ(error_code(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", desk}})), "not_logged_in");
 }
 
+// Ending a session also ends what is already open with it: the WebSockets of the devices whose
+// sessions a new password or a log-out ended are closed at once, and their hello again is
+// refused; the device that changed the password keeps its connection.
+TEST(Accounts, EndingSessionsClosesTheirOpenConnections) {
+  ServerProcess server;
+  const Account laptop = account(server.port(), "Ada");
+  const std::string phone = cookie_of(log_in(server.port(), "Ada").set_cookie);
+  Json welcome;
+  auto on_laptop = connect_as(server.port(), laptop.cookie, &welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  auto on_phone = connect_as(server.port(), phone, &welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+
+  const HttpReply changed = http_call(server.port(), "POST", "/api/account/password",
+                                      {{"password", kPassword}, {"new_password", "a brand new secret"}},
+                                      {{"Cookie", laptop.cookie}});
+  ASSERT_EQ(changed.status, 200) << changed.body.dump();
+  EXPECT_TRUE(on_phone->wait_closed(5s)) << "the phone's session ended with the old password";
+  EXPECT_EQ(on_laptop->request({{"type", "list_rooms"}})["type"], "rooms") << "the laptop plays on";
+  connect_as(server.port(), phone, &welcome);
+  EXPECT_EQ(welcome["code"], "bad_token") << welcome.dump();
+
+  const HttpReply out = http_call(server.port(), "DELETE", "/api/session", Json(), {{"Cookie", laptop.cookie}});
+  EXPECT_EQ(out.status, 200);
+  EXPECT_TRUE(on_laptop->wait_closed(5s)) << "logging out closes this device's connection too";
+}
+
 TEST(Accounts, ASessionUnusedForThirtyDaysHasExpired) {
   TempDir dir;
   const std::string db = dir.file("accounts.db");

@@ -139,6 +139,20 @@ void Hub::close_all(CloseCode code) {
   for (const auto& connection : open) connection->close(code);
 }
 
+void Hub::close_sessions(const std::vector<std::string>& session_hashes) {
+  std::vector<std::shared_ptr<Connection>> ended;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, weak] : connections_) {
+      auto connection = weak.lock();
+      if (connection && !connection->session_hash().empty() &&
+          std::find(session_hashes.begin(), session_hashes.end(), connection->session_hash()) != session_hashes.end())
+        ended.push_back(std::move(connection));
+    }
+  }
+  for (const auto& connection : ended) connection->close(CloseCode::going_away);
+}
+
 void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                 const protocol::Hello& hello, const std::string& session_hash, std::function<void(PlayerRef)> done) {
   greeter_.hello(connection, id, hello, session_hash, std::move(done));

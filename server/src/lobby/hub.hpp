@@ -88,6 +88,9 @@ class Hub final : public RoomHost {
   void connected(const std::shared_ptr<Connection>& connection);
   void disconnected(const std::shared_ptr<Connection>& connection);
   void close_all(CloseCode code);
+  // Closes the connections opened with these account sessions, which have just ended (a log
+  // out, a new password): their browsers reconnect and are told to log in again.
+  void close_sessions(const std::vector<std::string>& session_hashes);
 
   // RoomHost (room_host.hpp): what rooms ask of the hub.
   void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) override;

@@ -32,6 +32,12 @@ class Connection {
   void send(std::string text) { send(std::make_shared<const std::string>(std::move(text))); }
   // Closes with `code` once the frames already queued are written.
   virtual void close(CloseCode code) = 0;
+  // The stored hash of the account session (cookie) the connection was opened with; empty for
+  // a guest. Ending that session closes the connection.
+  virtual const std::string& session_hash() const {
+    static const std::string none;
+    return none;
+  }
 
   // The rooms this connection is a member of, so that they hear when it closes. Thread-safe.
   // False once the connection has closed: a room must not keep it as a member then.

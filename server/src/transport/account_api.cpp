@@ -9,6 +9,7 @@
 #include "random.hpp"
 #include "session_cookie.hpp"
 #include "http_session.hpp"
+#include "hub.hpp"
 #include "static_files.hpp"
 #include "storage.hpp"
 #include "text.hpp"
@@ -182,13 +183,25 @@ StringResponse log_in(const HttpRequest& request, const HttpContext& context, co
   return logged_in(request, context, http::status::ok, account->player_id, account->name);
 }
 
+// Ends the account's sessions but `keep` (none when empty), and closes the WebSockets that were
+// opened with them here, so that a stolen or forgotten session stops playing at once.
+void end_sessions(const HttpContext& context, const std::string& player_id, const std::string& keep) {
+  std::vector<std::string> ending;
+  for (const auto& session : context.storage.accounts().sessions(player_id))
+    if (session.hash != keep) ending.push_back(session.hash);
+  context.storage.accounts().end_sessions(player_id, keep);
+  context.hub.close_sessions(ending);
+}
+
 StringResponse log_out(const HttpRequest& request, const HttpContext& context, bool everywhere) {
   check_origin(request, context);
   if (const auto session = current_session(request, context)) {
-    if (everywhere)
-      context.storage.accounts().end_sessions(session->player_id, "");
-    else
+    if (everywhere) {
+      end_sessions(context, session->player_id, "");
+    } else {
       context.storage.accounts().end_session(session->hash);
+      context.hub.close_sessions({session->hash});
+    }
     log_info(everywhere ? "logout_everywhere" : "logout", {{"player", session->player_id}});
   } else if (everywhere) {
     throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
@@ -227,7 +240,7 @@ StringResponse change_password(const HttpRequest& request, const HttpContext& co
   }
   check_password(account->name, fresh);
   context.storage.accounts().set_password(account->player_id, hash_password(fresh));
-  context.storage.accounts().end_sessions(account->player_id, session.hash);  // every other device
+  end_sessions(context, account->player_id, session.hash);  // every other device
   log_info("password_changed", {{"address", address}, {"player", account->player_id}});
   return answer(request, http::status::ok, Json::object());
 }
@@ -249,7 +262,7 @@ StringResponse reset_password(const HttpRequest& request, const HttpContext& con
   }
   check_password(account->name, fresh);
   context.storage.accounts().set_password(account->player_id, hash_password(fresh));
-  context.storage.accounts().end_sessions(account->player_id, "");
+  end_sessions(context, account->player_id, "");
   log_info("password_reset", {{"address", address}, {"player", account->player_id}});
   return logged_in(request, context, http::status::ok, account->player_id, account->name);
 }

@@ -61,6 +61,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   void send(SharedText text) override;
   using Connection::send;
   void close(CloseCode code) override;
+  const std::string& session_hash() const override { return session_hash_; }
 
  private:
   using Pending = std::tuple<protocol::RequestId, protocol::ClientMessage, SteadyTime>;

@@ -216,8 +216,12 @@ describe('accounts', () => {
     await page.locator('[data-testid=sessions] > li').nth(1).waitFor({ state: 'detached' });
     await screenshot(page, 'accounts-account-page');
 
-    // The first browser's session has ended: it is a new visitor again.
-    await cleo.goto(`${server.url}/#/`);
+    // The first browser's session has ended: its open page is told at once (the server closed
+    // its connection, and the reconnection's hello is refused) and is a new visitor again.
+    await cleo.getByTestId('error').filter({ hasText: 'Your session has ended' }).waitFor();
+    await cleo.getByTestId('name-page').waitFor();
+    await screenshot(cleo, 'accounts-session-ended-elsewhere');
+    assert.equal(await cleo.getByTestId('my-name').count(), 0);
     await cleo.reload();
     await cleo.getByTestId('name-page').waitFor();
     assert.equal(await cleo.getByTestId('my-name').count(), 0);
