@@ -8,7 +8,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 server="${1:-$here/../../build/server/mancala-server}"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-gcc -O2 -shared -fPIC -o "$work/count_allocs.so" "$here/count_allocs.c" -lpthread
+gcc -O2 -shared -fPIC -o "$work/count_allocs.so" "$here/count_allocs.c" -lpthread -ldl
 port=18731
 for game in cups njaka duovallis; do
   port=$((port + 1))
