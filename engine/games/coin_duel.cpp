@@ -1054,8 +1054,8 @@ Json CoinDuel::turn_record() const {
   const TurnLog& log = s_.log;
   const int stage = s_.stage;
   const bool reserve_turn = log.source < kCupDecision;
-  Json move = reserve_turn ? Json{{"source", "reserve"}, {"count", log.source}}
-                           : Json{{"source", "cup"}, {"cup", log.source - kCupDecision}};
+  Json move = reserve_turn ? json_object("source", "reserve", "count", log.source)
+                           : json_object("source", "cup", "cup", log.source - kCupDecision);
   std::string tokens = source_token(log.source);
   Json trace = Json::array();
   Json laps = Json::array();
@@ -1063,11 +1063,11 @@ Json CoinDuel::turn_record() const {
   for (std::size_t t = 0; t < log.laps.size(); ++t) {
     const LapTrace& lap = log.laps[t];
     const char* dir = lap.dir == kRight ? "R" : "L";
-    trace.push_back(Json{{"from", lap.from},
-                         {"dir", dir},
-                         {"count", lap.count},
-                         {"end", lap.end == kPot ? Json("pot") : Json(lap.end)},
-                         {"result", lap_end_name(lap.result)}});
+    trace.push_back(json_object("from", lap.from,
+                                "dir", dir,
+                                "count", lap.count,
+                                "end", lap.end == kPot ? Json("pot") : Json(lap.end),
+                                "result", lap_end_name(lap.result)));
     if (stage == 1) continue;
     Json entry = Json::object();
     if (stage == 3) {
@@ -1085,10 +1085,10 @@ Json CoinDuel::turn_record() const {
   if (stage > 1) move["laps"] = std::move(laps);
   Json capture;
   if (log.capture_cup != 0)
-    capture = Json{{"cup", log.capture_cup}, {"items", items_json(log.captured, stage)}};
-  return Json{{"event", "turn"}, {"player", s_.to_move}, {"turn", s_.turns}, {"round", s_.round},
-              {"move", move},    {"trace", trace},       {"capture", capture},
-              {"tokens", tokens}};
+    capture = json_object("cup", log.capture_cup, "items", items_json(log.captured, stage));
+  return json_object("event", "turn", "player", s_.to_move, "turn", s_.turns, "round", s_.round,
+                     "move", std::move(move), "trace", std::move(trace), "capture", std::move(capture),
+                     "tokens", std::move(tokens));
 }
 
 const GameType& coin_duel_type() {

@@ -83,24 +83,24 @@ void Cups::apply(Decision decision, Events* events) {
     const std::int16_t captured = landed_empty ? capture_opposite(s_.cups[q], s_.pot[p], n, k)
                                                : std::int16_t{0};
     if (events)
-      events->push_back(Json{
-          {"event", "turn"}, {"player", p}, {"turn", s_.turns},
-          {"move", {{"source", "reserve"}, {"count", k}}},
-          {"trace", Json::array({{{"from", 0}, {"dir", "R"}, {"count", k}, {"end", k},
-                                  {"result", landed_empty ? "empty" : "filled"}}})},
-          {"capture", captured > 0 ? Json{{"cup", opposite(n, k)}, {"items", captured}} : Json()}});
+      events->push_back(json_object(
+          "event", "turn", "player", p, "turn", s_.turns,
+          "move", json_object("source", "reserve", "count", k),
+          "trace", json_array(json_object("from", 0, "dir", "R", "count", k, "end", k,
+                                          "result", landed_empty ? "empty" : "filled")),
+          "capture", captured > 0 ? json_object("cup", opposite(n, k), "items", captured) : Json()));
   } else {  // board play: the exact count reaches the pot, one bean in it (C-5)
     const int i = decision - kCupDecision;
     row[i - 1] = 0;
     for (int c = i; c < n; ++c) ++row[c];
     ++s_.pot[p];
     if (events)
-      events->push_back(Json{
-          {"event", "turn"}, {"player", p}, {"turn", s_.turns},
-          {"move", {{"source", "cup"}, {"cup", i}}},
-          {"trace", Json::array({{{"from", i}, {"dir", "R"}, {"count", n + 1 - i},
-                                  {"end", "pot"}, {"result", "pot"}}})},
-          {"capture", nullptr}});
+      events->push_back(json_object(
+          "event", "turn", "player", p, "turn", s_.turns,
+          "move", json_object("source", "cup", "cup", i),
+          "trace", json_array(json_object("from", i, "dir", "R", "count", n + 1 - i, "end", "pot",
+                                          "result", "pot")),
+          "capture", nullptr));
   }
 
   s_.to_move = q;

@@ -158,8 +158,7 @@ TurnEnd sow(DuovallisState& s, int origin, LoopGuard<Board>* guard, Capture& cap
       if (laps) holes.push_back(hole);
     }
     if (laps)
-      laps->push_back(Json{{"from", pos}, {"foreign", foreign}, {"own", own}, {"end", hole},
-                           {"holes", std::move(holes)}});
+      laps->push_back(json_object("from", pos, "foreign", foreign, "own", own, "end", hole, "holes", std::move(holes)));
 
     const int all = stones_in(s.stones, hole);
     if (all == 1) {  // the last stone fell into an empty hole: the turn ends here
@@ -289,20 +288,20 @@ void Duovallis::apply(Decision decision, Events* events) {
   if (events) {
     Json capture_record;
     if (end == TurnEnd::capture)
-      capture_record = Json{{"into", captured.into},
-                            {"from", captured.from},
-                            {"own_returned", captured.own_returned},
-                            {"foreign", captured.foreign},
-                            {"exchanged", captured.exchanged},
-                            {"carry_after", captured.carry_after}};
-    events->push_back(Json{{"event", "turn"},
-                           {"game", "duovallis"},
-                           {"ply", s_.plies},
-                           {"player", p},
-                           {"move", {{"pit", origin}}},
-                           {"laps", std::move(laps)},
-                           {"end", turn_end_name(end)},
-                           {"capture", std::move(capture_record)}});
+      capture_record = json_object("into", captured.into,
+                                   "from", captured.from,
+                                   "own_returned", captured.own_returned,
+                                   "foreign", captured.foreign,
+                                   "exchanged", captured.exchanged,
+                                   "carry_after", captured.carry_after);
+    events->push_back(json_object("event", "turn",
+                                  "game", "duovallis",
+                                  "ply", s_.plies,
+                                  "player", p,
+                                  "move", json_object("pit", origin),
+                                  "laps", std::move(laps),
+                                  "end", turn_end_name(end),
+                                  "capture", std::move(capture_record)));
   }
   s_.to_move = 1 - p;
   begin_turn(events);

@@ -251,8 +251,7 @@ void take_set(NjakaState& s, int hole, Seat to, bool last, TurnLog* log) {
   r.captures[r.capture_count++] = NjakaCapture{r.turns, static_cast<std::int8_t>(hole),
                                                static_cast<std::int8_t>(to), last};
   if (log)
-    log->captures.push_back(
-        Json{{"hole", hole}, {"to", to}, {"kind", last ? "last" : "sowing"}});
+    log->captures.push_back(json_object("hole", hole, "to", to, "kind", last ? "last" : "sowing"));
 }
 
 // Sows hole `hole` for seat p until the turn ends. With a guard, C5 is applied at every pickup;
@@ -265,8 +264,7 @@ TurnEnd sow(NjakaState& s, Seat p, int hole, LoopGuard<NjakaBoard>* guard, TurnL
   for (int pickups = 0;; ++pickups) {
     Json* lap = nullptr;
     if (log) {
-      log->laps.push_back(Json{{"from", pos}, {"count", hand}, {"end", nullptr},
-                               {"holes", Json::array()}});
+      log->laps.push_back(json_object("from", pos, "count", hand, "end", nullptr, "holes", Json::array()));
       lap = &log->laps.back();
     }
     while (hand > 0) {
@@ -409,16 +407,16 @@ void Njaka::apply(Decision decision, Events* events) {
     TurnLog log;
     LoopGuard<NjakaBoard> guard;
     end = sow(s_, p, hole, &guard, &log);
-    events->push_back(Json{{"event", "turn"},
-                           {"game", "njaka"},
-                           {"round", s_.current.round},
-                           {"turn", s_.current.turns},
-                           {"player", p},
-                           {"move", {{"pit", hole}}},
-                           {"laps", std::move(log.laps)},
-                           {"end", turn_end_name(end)},
-                           {"captures", std::move(log.captures)},
-                           {"conquest", std::move(log.conquest)}});
+    events->push_back(json_object("event", "turn",
+                                  "game", "njaka",
+                                  "round", s_.current.round,
+                                  "turn", s_.current.turns,
+                                  "player", p,
+                                  "move", json_object("pit", hole),
+                                  "laps", std::move(log.laps),
+                                  "end", turn_end_name(end),
+                                  "captures", std::move(log.captures),
+                                  "conquest", std::move(log.conquest)));
   } else {
     const NjakaState before = s_;
     end = sow(s_, p, hole, nullptr, nullptr);

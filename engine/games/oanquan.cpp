@@ -421,8 +421,7 @@ void OanQuan::play_turn(int square, int direction, Events* events) {
     const int count = lift_and_sow(m.small, from, direction);
     const int pos = (from + count * stride) % kPositions;
     if (log)
-      log->laps.push_back(
-          {{"from", from}, {"count", count}, {"end", pos}, {"dir", kDirectionName[direction]}});
+      log->laps.push_back(json_object("from", from, "count", count, "end", pos, "dir", kDirectionName[direction]));
     const int ahead = next(pos);
     if (is_end(ahead)) {  // QD-RELAYEND: whatever the end space holds
       end = TurnEnd::end_space_next;
@@ -456,18 +455,18 @@ void OanQuan::play_turn(int square, int direction, Events* events) {
   if (log) {
     Json refill;
     if (s_.refilled > 0) {
-      refill = {{"squares", squares_of(s_.mine[p])}, {"from_store", s_.refilled}};
+      refill = json_object("squares", squares_of(s_.mine[p]), "from_store", s_.refilled);
     }
-    events->push_back(Json{{"event", "turn"},
-                           {"game", "oanquan"},
-                           {"round", s_.round},
-                           {"turn", s_.turns},
-                           {"player", p},
-                           {"move", {{"pit", square}, {"dir", kDirectionName[direction]}}},
-                           {"refill", refill},
-                           {"laps", std::move(log->laps)},
-                           {"end", kTurnEndName[static_cast<int>(end)]},
-                           {"captures", std::move(log->captures)}});
+    events->push_back(json_object("event", "turn",
+                                  "game", "oanquan",
+                                  "round", s_.round,
+                                  "turn", s_.turns,
+                                  "player", p,
+                                  "move", json_object("pit", square, "dir", kDirectionName[direction]),
+                                  "refill", std::move(refill),
+                                  "laps", std::move(log->laps),
+                                  "end", kTurnEndName[static_cast<int>(end)],
+                                  "captures", std::move(log->captures)));
   }
   s_.refilled = 0;
 }

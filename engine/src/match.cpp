@@ -221,7 +221,7 @@ Outcome Match::play(Seat seat, std::string_view tokens) {
     pending_.clear();
   }
   game_ = std::move(work);
-  log(Json{{"seat", seat}, {"tokens", std::string(tokens)}}, events);
+  log(json_object("seat", seat, "tokens", std::string(tokens)), events);
   return Outcome{std::nullopt, std::move(events)};
 }
 
