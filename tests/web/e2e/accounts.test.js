@@ -339,9 +339,14 @@ async function openSocket(page) {
       const socket = new WebSocket(`ws://${location.host}/ws`);
       const waiting = new Map();
       let next = 1;
+      // The server takes 20 messages a second per connection (bursts of 40), and these games
+      // go faster than that: a refused message is sent again a little later, as a player would.
       const ask = (message) => new Promise((done) => {
         const id = next++;
-        waiting.set(id, done);
+        waiting.set(id, (reply) => {
+          if (reply.code === 'rate_limited') setTimeout(() => ask(message).then(done), 300);
+          else done(reply);
+        });
         socket.send(JSON.stringify({ ...message, id }));
       });
       socket.onopen = () => socket.send(JSON.stringify({ type: 'hello' }));
@@ -362,6 +367,7 @@ async function ratedGame(host, guest, loser) {
   const created = await ask(host, { type: 'create_room', game: 'cups', rated: true, options: { cups_per_side: 3 } });
   assert.equal(created.type, 'room', JSON.stringify(created));
   const joined = await ask(guest, { type: 'join_room', room: created.room.id });
+  assert.equal(joined.type, 'room', JSON.stringify(joined));
   assert.equal(joined.room.status, 'playing', JSON.stringify(joined));
   const { state, id } = joined.room;
   const mover = state.to_move === 0 ? host : guest;
