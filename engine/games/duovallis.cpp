@@ -158,7 +158,8 @@ TurnEnd sow(DuovallisState& s, int origin, LoopGuard<Board>* guard, Capture& cap
       if (laps) holes.push_back(hole);
     }
     if (laps)
-      laps->push_back(json_object("from", pos, "foreign", foreign, "own", own, "end", hole, "holes", std::move(holes)));
+      laps->push_back(
+          json_object("from", pos, "foreign", foreign, "own", own, "end", hole, "holes", std::move(holes)));
 
     const int all = stones_in(s.stones, hole);
     if (all == 1) {  // the last stone fell into an empty hole: the turn ends here

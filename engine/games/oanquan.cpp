@@ -421,7 +421,8 @@ void OanQuan::play_turn(int square, int direction, Events* events) {
     const int count = lift_and_sow(m.small, from, direction);
     const int pos = (from + count * stride) % kPositions;
     if (log)
-      log->laps.push_back(json_object("from", from, "count", count, "end", pos, "dir", kDirectionName[direction]));
+      log->laps.push_back(
+          json_object("from", from, "count", count, "end", pos, "dir", kDirectionName[direction]));
     const int ahead = next(pos);
     if (is_end(ahead)) {  // QD-RELAYEND: whatever the end space holds
       end = TurnEnd::end_space_next;

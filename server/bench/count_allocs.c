@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-// The next definitions (glibc's, or an allocator the server links, such as mimalloc) are
-// found with dlsym; dlsym itself may calloc before they are known, which a static buffer serves.
+// The next definitions (glibc's, or the allocator the server links: jemalloc) are found with
+// dlsym; dlsym itself may calloc while it looks, which a static buffer serves (never freed).
 static void* (*next_malloc)(size_t);
 static void* (*next_calloc)(size_t, size_t);
 static void* (*next_realloc)(void*, size_t);
@@ -19,12 +19,15 @@ static atomic_ulong count;
 static char bootstrap[4096];
 static atomic_size_t bootstrap_used;
 
+static __thread int finding;
 static void find_next(void) {
   if (next_malloc) return;
+  finding = 1;
   next_calloc = dlsym(RTLD_NEXT, "calloc");
   next_realloc = dlsym(RTLD_NEXT, "realloc");
   next_memalign = dlsym(RTLD_NEXT, "memalign");
   next_malloc = dlsym(RTLD_NEXT, "malloc");
+  finding = 0;
 }
 // operator new is counted too: an allocator such as jemalloc defines its own, which never
 // calls malloc. libstdc++'s does call malloc; that call is not counted a second time.
@@ -35,11 +38,12 @@ static void counted(void) {
 
 void* malloc(size_t n) { counted(); find_next(); return next_malloc(n); }
 void* calloc(size_t a, size_t b) {
-  if (!next_calloc) {  // dlsym asking for memory before calloc is known
+  if (finding) {  // dlsym asking for memory before calloc is known
     const size_t at = atomic_fetch_add(&bootstrap_used, (a * b + 15) & ~(size_t)15);
     return at + a * b <= sizeof bootstrap ? bootstrap + at : NULL;
   }
   counted();
+  find_next();
   return next_calloc(a, b);
 }
 void* realloc(void* p, size_t n) { counted(); find_next(); return next_realloc(p, n); }

@@ -115,7 +115,8 @@ TEST(Cluster, AnOwnerPausedPastItsLeaseCannotAddMovesAndStops) {
   ::kill(owner.pid(), SIGCONT);
   try {
     const Json reply = mover.wait_for([](const Json& m) { return m.value("id", Json()) == "late"; });
-    EXPECT_EQ(reply["type"], "error") << "a move acknowledged by a process that lost the room: " << reply.dump();
+    EXPECT_EQ(reply["type"], "error")
+        << "a move acknowledged by a process that lost the room: " << reply.dump();
   } catch (const std::runtime_error& e) {
     // The owner may stop before it answers; only an answer that never comes is wrong.
     EXPECT_NE(std::string(e.what()).find("connection ended"), std::string::npos) << e.what();

@@ -105,7 +105,8 @@ std::shared_ptr<const StoredAction> move_action(std::int64_t version) {
 }
 
 bool append_move(Storage& storage, const std::string& game_id, std::int64_t version) {
-  return committed([&](Storage::Done done) { storage.append_action(game_id, move_action(version), {}, done); });
+  return committed(
+      [&](Storage::Done done) { storage.append_action(game_id, move_action(version), {}, done); });
 }
 
 // Process a, whose lease runs out after a second, and process b, which outlives it.
@@ -161,7 +162,8 @@ TEST(ClusterRegistry, AWriteToALostRoomFailsAloneInItsBatch) {
   std::vector<std::future<bool>> kept;
   std::promise<bool> lost;
   for (std::int64_t version = 1; version <= 8; ++version) {
-    if (version == 5) storage->append_action("lost", move_action(1), {}, [&](bool ok) { lost.set_value(ok); });
+    if (version == 5)
+      storage->append_action("lost", move_action(1), {}, [&](bool ok) { lost.set_value(ok); });
     auto promise = std::make_shared<std::promise<bool>>();
     kept.push_back(promise->get_future());
     storage->append_action("kept", move_action(version), {}, [promise](bool ok) { promise->set_value(ok); });

@@ -56,23 +56,6 @@ struct ReservingOrderedMap : nlohmann::ordered_map<Key, T, IgnoredLess, Allocato
 
 using Json = nlohmann::basic_json<ReservingOrderedMap>;
 
-// An object from its keys and values in turn, each key once: json_object("event", "pass",
-// "player", 1). The events of every move are built this way: in Json{{"event", "pass"}, …} each
-// pair is first a two-element array with its own key string, three blocks more a key, and the
-// values of the list are copied, not moved. Here each value is moved into an object sized once.
-template <class... KeysAndValues>
-Json json_object(KeysAndValues&&... fields);
-
-// An array of the values given, moved in: json_array(json_object(…)).
-template <class... Values>
-Json json_array(Values&&... values) {
-  Json out(Json::value_t::array);
-  auto& items = out.get_ref<Json::array_t&>();
-  items.reserve(sizeof...(values));
-  (items.emplace_back(std::forward<Values>(values)), ...);
-  return out;
-}
-
 namespace detail {
 inline void add_fields(Json::object_t&) {}
 template <class Key, class Value, class... Rest>
@@ -82,6 +65,10 @@ void add_fields(Json::object_t& object, Key&& key, Value&& value, Rest&&... rest
 }
 }  // namespace detail
 
+// An object from its keys and values in turn, each key once: json_object("event", "pass",
+// "player", 1). The events of every move are built this way: in Json{{"event", "pass"}, …} each
+// pair is first a two-element array with its own key string, three blocks more a key, and the
+// values of the list are copied, not moved. Here each value is moved into an object sized once.
 template <class... KeysAndValues>
 Json json_object(KeysAndValues&&... fields) {
   static_assert(sizeof...(fields) % 2 == 0, "json_object takes keys and values in turn");
@@ -89,6 +76,16 @@ Json json_object(KeysAndValues&&... fields) {
   auto& object = out.get_ref<Json::object_t&>();
   object.reserve(sizeof...(fields) / 2);
   detail::add_fields(object, std::forward<KeysAndValues>(fields)...);
+  return out;
+}
+
+// An array of the values given, moved in: json_array(json_object(…)).
+template <class... Values>
+Json json_array(Values&&... values) {
+  Json out(Json::value_t::array);
+  auto& items = out.get_ref<Json::array_t&>();
+  items.reserve(sizeof...(values));
+  (items.emplace_back(std::forward<Values>(values)), ...);
   return out;
 }
 
