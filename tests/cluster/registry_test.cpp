@@ -144,6 +144,23 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
   EXPECT_EQ(game->meta.seats.size(), 1u) << "with the seat it had";
 }
 
+// PostgreSQL's moves have no foreign key to their game (migration 9): the owner row, which
+// has one, stands in for it, and deleting a game deletes its moves.
+TEST(ClusterRegistry, AGameThatIsGoneTakesItsMovesAndGetsNoMore) {
+  const std::string db = testing::TempPostgres::shared().create_database();
+  auto [a, b] = TwoProcesses(db);
+  Histogram latency;
+  auto storage = Storage::open(db, latency, "a");
+  ASSERT_TRUE(store_game(*storage, "g1"));
+  ASSERT_TRUE(append_move(*storage, "g1", 1));
+  ASSERT_TRUE(committed([&](Storage::Done done) { storage->delete_game("g1", done); }));
+  EXPECT_FALSE(storage->load_game("g1"));
+  EXPECT_EQ(storage->load_actions("g1").size(), 0u) << "its moves went with it";
+  EXPECT_FALSE(append_move(*storage, "g1", 2)) << "no move is written for a game that is gone";
+  EXPECT_FALSE(append_move(*storage, "never", 1)) << "nor for one that never was";
+  EXPECT_EQ(storage->load_actions("never").size(), 0u);
+}
+
 // In a group commit's pipeline a fence that fails shows only at the end, for the whole batch;
 // the batch runs again job by job and only the lost room's write fails: the moves of a room
 // still owned, queued around it, commit.

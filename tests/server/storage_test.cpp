@@ -78,7 +78,7 @@ TEST_P(StorageTest, AVersionIsWrittenOnceAndGamesSurviveReopening) {
     EXPECT_FALSE(wait([&](auto done) { storage->append_action("g1", action, {}, done); }))
         << "(game_id, version) is unique";
     EXPECT_FALSE(wait([&](auto done) { storage->append_action("nope", action, {}, done); }))
-        << "foreign keys are on";
+        << "a move needs its game";
   }
   auto reopened = open();
   const auto games = reopened->load_unfinished_games();

@@ -242,30 +242,55 @@ void insert_seat(Connection& db, const std::string& game_id, const StoredSeat& s
       .run();
 }
 
-// The write fence (several processes): the owner row must still name this process, for every
-// write to a room that exists (a move, a seat taken or freed, the room deleted). FOR SHARE
-// holds it until the commit, so a survivor's take-over (an UPDATE of that row) waits for this
-// write and then rebuilds the room with it; a process that already lost the room writes nothing.
-template <class Connection>
-void check_still_owner(Connection& db, const std::string& game_id, const std::string& owner) {
+// Refuses a write unless the row it depends on exists, and locks that row until the commit, so
+// that whatever would remove it (a take-over, a delete) waits for this write. `in_pipeline` is
+// `plain` as a statement that fails without the row: in a group commit's pipeline nothing waits
+// for rows, so the division fails the pipeline when the row is gone, and the writer runs the
+// batch again job by job, where `plain` finds no row and the refusal says which and why.
+template <class Connection, class Refusal>
+void require_row(Connection& db, const char* plain, const char* in_pipeline,
+                 std::initializer_list<std::string_view> values, Refusal refusal) {
+  const auto bind_values = [&](auto& statement) {
+    int index = 0;
+    for (const auto value : values) statement.bind(++index, value);
+  };
   if constexpr (std::is_same_v<Connection, PgConnection>) {
     if (db.pipelined()) {
-      // In a group commit's pipeline nothing waits for rows: the division fails the pipeline
-      // when the row is gone, and the writer runs the batch again job by job, where the check
-      // below says which room and why.
-      db.prepare("SELECT 1 / count(*) FROM (SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 "
-                 "FOR SHARE) AS still_owner")
-          .bind(1, game_id)
-          .bind(2, owner)
-          .run();
-      return;
+      auto fence = db.prepare(in_pipeline);
+      bind_values(fence);
+      return fence.run();
     }
   }
-  auto row = db.prepare("SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 FOR SHARE");
-  row.bind(1, game_id).bind(2, owner);
-  if (!row.step())
-    throw SqlError("room " + game_id + " is no longer owned by process " + owner +
-                   " (its lease ran out and another process took the room); the change is refused");
+  auto row = db.prepare(plain);
+  bind_values(row);
+  if (!row.step()) throw SqlError(refusal());
+}
+
+// The write fence (several processes): the owner row must still name this process, for every
+// write to a room that exists (a move, a seat taken or freed, the room deleted). A survivor's
+// take-over (an UPDATE of that row) waits for this write and then rebuilds the room with it; a
+// process that already lost the room writes nothing.
+template <class Connection>
+void check_still_owner(Connection& db, const std::string& game_id, const std::string& owner) {
+  require_row(db, "SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 FOR SHARE",
+              "SELECT 1 / count(*) FROM (SELECT 1 FROM room_owners WHERE game_id = ?1 AND process_id = ?2 "
+              "FOR SHARE) AS still_owner",
+              {game_id, owner}, [&] {
+                return "room " + game_id + " is no longer owned by process " + owner +
+                       " (its lease ran out and another process took the room); the change is refused";
+              });
+}
+
+// A move's game must exist. SQLite's foreign key says so; PostgreSQL's moves have none
+// (pg_schema.cpp, migration 9), and the owner row, which refers to the game, stands in for it:
+// check_still_owner when there is an owner, this otherwise (the operator's commands, tests).
+template <class Connection>
+void check_game_exists(Connection& db, const std::string& game_id) {
+  if constexpr (std::is_same_v<Connection, PgConnection>) {
+    require_row(db, "SELECT 1 FROM games WHERE id = ?1 FOR KEY SHARE",
+                "SELECT 1 / count(*) FROM (SELECT 1 FROM games WHERE id = ?1 FOR KEY SHARE) AS game",
+                {game_id}, [&] { return "there is no game " + game_id + " to add a move to"; });
+  }
 }
 
 // What differs between the two databases: opening and migrating the writer, opening readers.
@@ -518,6 +543,8 @@ void SqlStorage<Dialect>::delete_game(std::string game_id, Done done) {
   writer_->submit(
       [=, owner = room_owner_](Connection& db) {
         if (!owner.empty()) check_still_owner(db, game_id, owner);
+        // PostgreSQL's moves have no foreign key to cascade along (pg_schema.cpp, migration 9).
+        db.prepare("DELETE FROM moves WHERE game_id = ?1").bind(1, game_id).run();
         db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run();
       },
       std::move(done));
@@ -530,6 +557,7 @@ void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<con
       [game_id = std::move(game_id), shared = std::move(shared), effects = std::move(effects),
        owner = room_owner_, page_limit_file = page_limit_file_](Connection& db) {
         if (!owner.empty()) check_still_owner(db, game_id, owner);
+        else check_game_exists(db, game_id);
         if constexpr (std::is_same_v<Connection, Database>)
           if (!page_limit_file.empty()) apply_page_limit(db, page_limit_file);
         const StoredAction& action = *shared;
