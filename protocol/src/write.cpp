@@ -24,7 +24,7 @@ void write_update_fields(JsonWriter& out, const Update& update) {
   out.field("action", update.action)
       .field("tokens", update.tokens)
       .key("events")
-      .tree(update.events)
+      .raw(update.events)
       .key("state")
       .raw(update.state);
 }

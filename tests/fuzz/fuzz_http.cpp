@@ -62,7 +62,7 @@ void store_game(Storage& storage, const std::string& id, bool is_private) {
     action->kind = "move";
     action->seat = seat;
     action->tokens = token;
-    action->events = Json(outcome.events);
+    action->events = to_json_text(Json(outcome.events));
     action->at = "2026-01-01T00:00:01Z";
     UpdateEffects effects;
     if (match.over()) {

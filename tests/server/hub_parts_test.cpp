@@ -218,7 +218,7 @@ StoredGame stored_cups_game(int turns) {
     const Seat seat = match.game().to_move();
     const std::string tokens = match.legal_tokens().at(0);
     EXPECT_TRUE(match.play(seat, tokens).ok());
-    stored.actions.push_back({version, "move", seat, tokens, Json::array(), "2026-11-27T10:00:00Z", Json()});
+    stored.actions.push_back({version, "move", seat, tokens, "[]", "2026-11-27T10:00:00Z", Json()});
   }
   return stored;
 }

@@ -289,7 +289,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
   EXPECT_EQ(write_ok({}), R"({"type":"ok"})");
   EXPECT_EQ(write_error(std::string("a"), {Code::stale_version, "old", {{"version", 4}}}),
             R"({"type":"error","id":"a","code":"stale_version","message":"old","version":4})");
-  Update update{"r1", 5, 1, "move", "c2", Json::array(), "{}"};
+  Update update{"r1", 5, 1, "move", "c2", "[]", "{}"};
   const std::string shared = write_update({}, update);
   EXPECT_EQ(shared.rfind(R"({"type":"update","room":"r1","version":5,"seat":1)", 0), 0u);
   EXPECT_EQ(with_id(shared, std::string("m\"7")), write_update(std::string("m\"7"), update));
@@ -303,7 +303,7 @@ TEST(Write, RepliesCarryTheIdRightAfterTheType) {
 TEST(Write, ARepliesIdIsReadBackAndAnUnsolicitedMessageHasNone) {
   EXPECT_EQ(reply_id(write_ok(std::int64_t{3})), RequestId(std::int64_t{3}));
   EXPECT_EQ(reply_id(write_error(std::string("m7"), {Code::not_found, "no", {}})), RequestId(std::string("m7")));
-  EXPECT_EQ(reply_id(with_id(write_update({}, Update{"r1", 5, 1, "move", "c2", Json::array(), "{}"}), std::string("x"))),
+  EXPECT_EQ(reply_id(with_id(write_update({}, Update{"r1", 5, 1, "move", "c2", "[]", "{}"}), std::string("x"))),
             RequestId(std::string("x")));
   EXPECT_EQ(reply_id(write_presence("r", 1, true, "")), RequestId());
   EXPECT_EQ(reply_id("not json"), RequestId());

@@ -36,7 +36,7 @@ GameMeta game(const std::string& id, const std::string& player_id, const std::st
 }
 
 std::shared_ptr<const StoredAction> move(std::int64_t version, const std::string& tokens) {
-  return std::make_shared<const StoredAction>(StoredAction{version, "move", 0, tokens, Json::array(), "t", Json()});
+  return std::make_shared<const StoredAction>(StoredAction{version, "move", 0, tokens, "[]", "t", Json()});
 }
 
 // Each test gets a fresh database of the backend it is run with.
@@ -73,7 +73,7 @@ TEST_P(StorageTest, AVersionIsWrittenOnceAndGamesSurviveReopening) {
     meta.host_id = "p1";
     EXPECT_TRUE(wait([&](auto done) { storage->create_game(meta, done); }));
     const Json clock = {{"remaining_ms", {302000, 300000}}, {"running", 1}, {"as_of", "t"}};
-    auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", Json::array(), "t", clock});
+    auto action = std::make_shared<const StoredAction>(StoredAction{1, "move", 0, "r1", "[]", "t", clock});
     EXPECT_TRUE(wait([&](auto done) { storage->append_action("g1", action, {}, done); }));
     EXPECT_FALSE(wait([&](auto done) { storage->append_action("g1", action, {}, done); }))
         << "(game_id, version) is unique";

@@ -13,7 +13,7 @@ namespace {
 
 Json tree_update(const protocol::Update& u, const Json& state) {
   return Json{{"room", u.room},     {"version", u.version}, {"seat", u.seat ? Json(*u.seat) : Json()},
-              {"action", u.action}, {"tokens", u.tokens},   {"events", u.events},
+              {"action", u.action}, {"tokens", u.tokens},   {"events", Json::parse(u.events)},
               {"state", state}};
 }
 
@@ -41,7 +41,7 @@ TEST(UpdateText, UpdatesAreTheTextOfTheTreeTheyReplaced) {
       Outcome outcome = match.play(seat, tokens);
       ASSERT_TRUE(outcome.ok());
       const Json& clock = clocks[version % 2];
-      const StoredAction action{version, "move", seat, tokens, outcome.events, "2026-01-01T00:00:00.000Z", clock};
+      const StoredAction action{version, "move", seat, tokens, to_json_text(Json(outcome.events)), "2026-01-01T00:00:00.000Z", clock};
       const protocol::Update update = make_update("r1", action, match);
       Json state = match.state();
       state["clock"] = clock;

@@ -41,15 +41,16 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
     // The entry that replays this action: the move itself, or the special event that leads the
     // events of a resign, a special action or a claim window's settling. It carries the whole update.
     const bool is_move = action.kind == "move";
+    const Json events = Json::parse(action.events);
     Json head = is_move ? Json{{"seat", action.seat.value_or(kNoSeat)}, {"tokens", action.tokens}}
-                        : (action.events.empty() ? Json::object() : action.events[0]);
+                        : (events.empty() ? Json::object() : events[0]);
     head["version"] = action.version;
     head["at"] = action.at;
-    head["events"] = action.events;
+    head["events"] = events;
     if (!action.clock.is_null()) head["clock"] = action.clock;
     turns.push_back(std::move(head));
-    for (std::size_t i = is_move ? 0 : 1; i < action.events.size(); ++i)
-      if (recorded_event(action.events[i])) turns.push_back(action.events[i]);
+    for (std::size_t i = is_move ? 0 : 1; i < events.size(); ++i)
+      if (recorded_event(events[i])) turns.push_back(events[i]);
   }
   const Match match = replay(meta, actions);
   return Json{{"id", meta.id},

@@ -553,9 +553,9 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   Json clock_view = clock ? clock->view(now) : Json();
   // The update's text is written before the commit (the state straight as text, no tree), so
   // the commit's completion only has to send it. Its parts then move into the stored action:
-  // the events are not copied.
+  // the events' text is written once, for the update and the stored row.
   protocol::Update update{meta_.id, version_ + 1, seat, std::move(kind), std::move(tokens),
-                          Json(std::move(outcome.events)), protocol::write_state(match_, clock_view)};
+                          to_json_text(Json(std::move(outcome.events))), protocol::write_state(match_, clock_view)};
   auto text = std::make_shared<const std::string>(protocol::write_update({}, update));
   UpdateEffects effects;
   const std::size_t rounds_after = match_.game().rounds_played();

@@ -223,7 +223,7 @@ std::vector<StoredAction> read_actions(Connection& db, const std::string& game_i
     action.kind = rows.text(1);
     if (!rows.is_null(2)) action.seat = static_cast<int>(rows.integer(2));
     action.tokens = rows.text(3);
-    action.events = Json::parse(rows.text(4));
+    action.events = rows.text(4);
     action.at = rows.text(5);
     action.clock = json_or_null(rows, 6);
     actions.push_back(std::move(action));
@@ -571,7 +571,7 @@ void SqlStorage<Dialect>::append_action(std::string game_id, std::shared_ptr<con
             .bind(3, action.kind)
             .bind(4, action.seat)
             .bind(5, action.tokens)
-            .bind(6, to_json_text(action.events))
+            .bind(6, action.events)
             .bind(7, action.at)
             .bind(8, action.clock.is_null() ? std::optional<std::string>() : to_json_text(action.clock))
             .run();

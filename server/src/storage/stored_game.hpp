@@ -55,7 +55,7 @@ struct StoredAction {
   std::string kind;
   std::optional<int> seat;
   std::string tokens;
-  Json events = Json::array();
+  std::string events = "[]";  // JSON text: written once, for the update and the row alike
   std::string at;
   Json clock;  // the clock's view right after this update; null: no clock
 };

@@ -76,7 +76,7 @@ struct Update {
   std::optional<int> seat;
   std::string action;
   std::string tokens;
-  Json events = Json::array();
+  std::string events = "[]";   // the events as JSON text, as they are stored
   std::string state = "null";  // the state view as JSON text, its clock included (`write_state`)
 };
 
