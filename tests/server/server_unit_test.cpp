@@ -2,6 +2,7 @@
 // rate limiter.
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <future>
 
+#include "config.hpp"
 #include "database.hpp"
 #include "group_commit_writer.hpp"
 #include "local_process.hpp"
@@ -42,6 +44,27 @@ TEST(WaitUntil, ReleasesWhatItHoldsOnceDone) {
 
 // Frames that were already waiting in the socket count as arriving when they were seen there,
 // however late the server reads them.
+TEST(Config, NetworkThreadsDefaultToTheCoresTheProcessMayRunOn) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+  const char* plain[] = {"mancala-server"};
+  EXPECT_EQ(parse_command_line(1, plain).threads, CPU_COUNT(&all));
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int core = 0; core < CPU_SETSIZE; ++core)
+    if (CPU_ISSET(core, &all)) {
+      CPU_SET(core, &one);
+      break;
+    }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // as `taskset -c <core>` would
+  const int pinned = parse_command_line(1, plain).threads;
+  const char* chosen[] = {"mancala-server", "--threads", "3"};
+  const int asked = parse_command_line(3, chosen).threads;
+  ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  EXPECT_EQ(pinned, 1);
+  EXPECT_EQ(asked, 3) << "--threads still decides";
+}
+
 TEST(ArrivalClock, BacklogKeepsTheTimeItWasSeen) {
   ArrivalClock clock;
   const SteadyTime start{};

@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -19,7 +20,7 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --allow-origin O    an extra allowed Origin for WebSocket upgrades (repeatable)
   --trusted-proxy A   a proxy's address (repeatable): requests from it are counted against
                       the client address its X-Forwarded-For names, for log-in limits
-  --threads N         I/O threads (default: number of cores)
+  --threads N         I/O threads (default: the cores this process may run on)
   --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
                       them (their searches wait in the queue), for tests and maintenance
   --bot-priority P    idle (default): bot workers run under SCHED_IDLE, only on a core that
@@ -106,11 +107,19 @@ std::int64_t default_max_connections() {
   return std::max<std::int64_t>(16, static_cast<std::int64_t>(limit.rlim_cur) - kKeptForTheRest);
 }
 
+// The cores this process may run on: under `taskset` or a container's `--cpuset-cpus` fewer
+// than the machine has, and a network thread per core it may not use only waits for a turn.
+int cores_available() {
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 }  // namespace
 
 Config parse_command_line(int argc, const char* const* argv) {
   Config config;
-  config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  config.threads = cores_available();
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     const auto value = [&]() -> std::string {
