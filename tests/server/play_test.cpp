@@ -161,6 +161,16 @@ TEST(Concurrency, ManyRoomsPlayAtOnceOnSeveralThreads) {
   std::string body;
   ASSERT_EQ(http_get(server.port(), "/metrics", &body), 200);
   EXPECT_NE(body.find("mancala_moves_applied_total"), std::string::npos);
+  const auto value = [&](const std::string& name) {
+    const auto at = body.find("\n" + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(body.substr(at + name.size() + 2));
+  };
+  // Every person's move is timed twice: as a whole, and from its hand-off to the writer to
+  // its commit, which is a part of the whole.
+  EXPECT_GT(value("mancala_move_latency_seconds_count"), 0);
+  EXPECT_EQ(value("mancala_move_commit_seconds_count"), value("mancala_move_latency_seconds_count"));
+  EXPECT_GT(value("mancala_move_commit_seconds_sum"), 0);
+  EXPECT_LE(value("mancala_move_commit_seconds_sum"), value("mancala_move_latency_seconds_sum"));
 }
 
 }  // namespace

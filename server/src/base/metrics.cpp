@@ -59,6 +59,8 @@ std::string Metrics::render() const {
   line(out, "mancala_moves_applied_total", static_cast<double>(moves_applied.load()));
   move_latency.render(out, "mancala_move_latency_seconds",
                       "From a move's arrival to its broadcast, commit included.");
+  move_commit.render(out, "mancala_move_commit_seconds",
+                     "From a move's hand-off to the writer to its commit (the commit in flight, then its own).");
   commit_latency.render(out, "mancala_db_commit_seconds", "One group commit, fsync included.");
   header(out, "mancala_bot_moves_total", "counter", "Moves made by computer players.");
   line(out, "mancala_bot_moves_total", static_cast<double>(bot_moves.load()));

@@ -41,6 +41,9 @@ class Metrics {
   std::atomic<std::uint64_t> messages_received{0};
   Histogram move_latency;    // a move's arrival to its broadcast (validation, commit, sending)
   Histogram commit_latency;  // one group commit, BEGIN to durable COMMIT
+  // The part of move_latency from handing the move to the writer to its commit: the wait for
+  // the commit in flight, then its own. The rest is reading, playing and the thread hand-offs.
+  Histogram move_commit;
   std::array<std::atomic<std::uint64_t>, protocol::kCodeCount> errors{};
   std::atomic<std::uint64_t> bot_moves{0};  // computer players' moves accepted by their rooms
   Histogram bot_think;                      // one search on the bot pool

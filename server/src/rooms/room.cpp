@@ -575,6 +575,7 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   }
   // The mover's copy, with its request id, is also written before the commit.
   SharedText mover_text = caller ? std::make_shared<const std::string>(protocol::with_id(*text, caller->id)) : nullptr;
+  const SteadyTime handed_over = std::chrono::steady_clock::now();
   commit(
       [&](auto done) { services_.storage.append_action(meta_.id, action, effects, std::move(done)); },
       [this, caller, action, rounds_after, clock = std::move(clock)](bool committed) {
@@ -589,7 +590,8 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
         arm_clock();
         after_update(*action);
       },
-      [this, caller, text = std::move(text), mover_text = std::move(mover_text)] {
+      [this, caller, text = std::move(text), mover_text = std::move(mover_text), handed_over] {
+        if (caller) services_.metrics.move_commit.observe(std::chrono::steady_clock::now() - handed_over);
         announce(text, mover_text, caller);
       });
 }
