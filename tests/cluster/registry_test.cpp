@@ -109,30 +109,34 @@ bool append_move(Storage& storage, const std::string& game_id, std::int64_t vers
       [&](Storage::Done done) { storage.append_action(game_id, move_action(version), {}, done); });
 }
 
-// Process a, whose lease runs out after a second, and process b, which outlives it.
+// A fresh database shared by process a, whose lease runs out after a second, and process b,
+// which outlives it.
 struct TwoProcesses {
-  explicit TwoProcesses(const std::string& db) : a(db, "a", 1000ms), b(db, "b", 60s) {
+  TwoProcesses() {
     a.register_self("a:1");
     b.register_self("b:1");
   }
-  ClusterRegistry a;  // the first creates the registry's tables
-  ClusterRegistry b;
+  // The storage `process` writes through, fenced by the owner rows.
+  std::unique_ptr<Storage> storage_of(const std::string& process) { return Storage::open(db, latency, process); }
+
+  std::string db = testing::TempPostgres::shared().create_database();
+  ClusterRegistry a{db, "a", 1000ms};  // the first creates the registry's tables
+  ClusterRegistry b{db, "b", 60s};
+  Histogram latency;
 };
 
 TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
-  const std::string db = testing::TempPostgres::shared().create_database();
-  auto [a, b] = TwoProcesses(db);
-  Histogram latency;
-  auto storage = Storage::open(db, latency, "a");
+  TwoProcesses processes;
+  auto storage = processes.storage_of("a");
   ASSERT_TRUE(store_game(*storage, "g1"));
-  EXPECT_EQ(b.owner_of("g1"), "a") << "created rooms are owned by their creator";
+  EXPECT_EQ(processes.b.owner_of("g1"), "a") << "created rooms are owned by their creator";
   EXPECT_TRUE(append_move(*storage, "g1", 1));
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->create_player({"p1", "Ada", "hash"}, done); }));
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->take_seat("g1", 0, "p1", std::nullopt, done); }))
       << "the owner seats players";
 
   std::this_thread::sleep_for(1200ms);  // a's lease runs out
-  ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
+  ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_FALSE(append_move(*storage, "g1", 2)) << "the old owner is fenced off";
   EXPECT_EQ(storage->load_actions("g1").size(), 1u);
   EXPECT_FALSE(committed([&](Storage::Done done) { storage->take_seat("g1", 1, "p1", std::nullopt, done); }))
@@ -147,10 +151,8 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
 // PostgreSQL's moves have no foreign key to their game (migration 9): the owner row, which
 // has one, stands in for it, and deleting a game deletes its moves.
 TEST(ClusterRegistry, AGameThatIsGoneTakesItsMovesAndGetsNoMore) {
-  const std::string db = testing::TempPostgres::shared().create_database();
-  auto [a, b] = TwoProcesses(db);
-  Histogram latency;
-  auto storage = Storage::open(db, latency, "a");
+  TwoProcesses processes;
+  auto storage = processes.storage_of("a");
   ASSERT_TRUE(store_game(*storage, "g1"));
   ASSERT_TRUE(append_move(*storage, "g1", 1));
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->delete_game("g1", done); }));
@@ -165,14 +167,12 @@ TEST(ClusterRegistry, AGameThatIsGoneTakesItsMovesAndGetsNoMore) {
 // the batch runs again job by job and only the lost room's write fails: the moves of a room
 // still owned, queued around it, commit.
 TEST(ClusterRegistry, AWriteToALostRoomFailsAloneInItsBatch) {
-  const std::string db = testing::TempPostgres::shared().create_database();
-  auto [a, b] = TwoProcesses(db);
-  Histogram latency;
-  auto storage = Storage::open(db, latency, "a");
+  TwoProcesses processes;
+  auto storage = processes.storage_of("a");
   ASSERT_TRUE(store_game(*storage, "lost"));
   std::this_thread::sleep_for(1200ms);  // a's lease runs out
-  ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"lost"}));
-  a.register_self("a:1");  // back, as a paused process is when it wakes
+  ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"lost"}));
+  processes.a.register_self("a:1");  // back, as a paused process is when it wakes
   ASSERT_TRUE(store_game(*storage, "kept"));
 
   // Queued without waiting, so that they share commits: kept 1-4, lost 1, kept 5-8.
@@ -194,11 +194,9 @@ TEST(ClusterRegistry, AWriteToALostRoomFailsAloneInItsBatch) {
 // Each process notes itself alive on its own rooms: a room taken over is charged up to its own
 // owner's last note, not up to the note of another process that was alive all along.
 TEST(ClusterRegistry, ARoomTakenOverIsChargedUpToItsOwnOwnersLastNote) {
-  const std::string db = testing::TempPostgres::shared().create_database();
-  auto [a, b] = TwoProcesses(db);
-  Histogram latency;
-  auto storage_a = Storage::open(db, latency, "a");
-  auto storage_b = Storage::open(db, latency, "b");
+  TwoProcesses processes;
+  auto storage_a = processes.storage_of("a");
+  auto storage_b = processes.storage_of("b");
   ASSERT_TRUE(store_game(*storage_a, "g1"));
   const auto note = [](Storage& storage, const std::string& at) {
     return committed([&](Storage::Done done) { storage.note_alive(at, done); });
@@ -207,7 +205,7 @@ TEST(ClusterRegistry, ARoomTakenOverIsChargedUpToItsOwnOwnersLastNote) {
   ASSERT_TRUE(note(*storage_b, "2026-01-01T00:00:50.000Z"));
 
   std::this_thread::sleep_for(1200ms);  // a's lease runs out
-  ASSERT_EQ(b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
+  ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_EQ(storage_b->load_last_alive("g1"), "2026-01-01T00:00:10.000Z") << "its own owner's last note";
   EXPECT_EQ(storage_b->load_last_alive(), "2026-01-01T00:00:50.000Z") << "the server's, for a room nobody noted";
   ASSERT_TRUE(note(*storage_b, "2026-01-01T00:01:00.000Z"));
