@@ -739,7 +739,9 @@ class ScratchDatabase {
   // postgresql://user@host:port/db?options with `db` replaced by `name`.
   static std::string with_database(const std::string& url, const std::string& name) {
     const std::size_t authority = url.find("://");
-    if (authority == std::string::npos) throw std::invalid_argument("--db needs a postgresql:// URL, got " + url);
+    // The value is not echoed: a connection string may carry a password.
+    if (authority == std::string::npos)
+      throw std::invalid_argument("--db needs a postgresql://user@host:port/database URL");
     const std::size_t query = url.find('?', authority + 3);
     const std::size_t path = url.find('/', authority + 3);
     const std::size_t host_end = std::min(path, query);
