@@ -692,6 +692,17 @@ void print_server_figures(const ServerFigures& figures) {
               1000 * figures.move_commit_seconds / std::max(1.0, figures.moves));
 }
 
+// What a run left on disk: the database file and its write-ahead log (whose growth under a
+// steady load is what the WalCheckpointer bounds).
+void print_file_sizes(const std::string& database) {
+  const auto megabytes = [](const std::string& file) {
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(file, error);
+    return error ? 0.0 : static_cast<double>(bytes) / (1 << 20);
+  };
+  std::printf("    on disk: database %.1f MB, WAL %.1f MB\n", megabytes(database), megabytes(database + "-wal"));
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   return values[values.size() / 2];
@@ -824,6 +835,7 @@ Round run_round(const Options& options) {
     print("mancala-server, half load", round.server_half);
     print_histogram(round.server_half);
     print_server_figures(read_server_figures(server.port()) - after_full);
+    if (options.db.empty()) print_file_sizes(database.url());
   }
   // The server has stopped before the echo runs start, and the kernel has written out what the
   // server left in the page cache, so the echo does not share the machine with either.

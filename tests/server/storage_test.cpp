@@ -13,10 +13,21 @@
 #include "pg_connection.hpp"
 #include "storage.hpp"
 #include "temp_postgres.hpp"
+#include "wal_checkpointer.hpp"
 #include "wal_coalescing_vfs.hpp"
 
 namespace mancala::server {
 namespace {
+
+// An empty directory of its own for the running test (and its parameter).
+std::filesystem::path fresh_directory(const std::string& prefix) {
+  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(test.begin(), test.end(), '/', '-');  // a parameterized test's name has one
+  const auto dir = std::filesystem::temp_directory_path() / (prefix + std::to_string(getpid()) + "-" + test);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 bool wait(const std::function<void(Storage::Done)>& start) {
   std::promise<bool> done;
@@ -46,11 +57,7 @@ class StorageTest : public ::testing::TestWithParam<std::string> {
     if (GetParam() == "postgresql") {
       db_ = testing::TempPostgres::shared().create_database();
     } else {
-      dir_ = std::filesystem::temp_directory_path() /
-             ("mancala-storage-" + std::to_string(getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-      std::filesystem::remove_all(dir_);
-      std::filesystem::create_directories(dir_);
+      dir_ = fresh_directory("mancala-storage-");
       db_ = (dir_ / "s.db").string();
     }
   }
@@ -414,9 +421,7 @@ TEST(PostgresText, UrlsParametersAndLogs) {
 class WalCoalescing : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mancala-wal-" + std::to_string(getpid()) + GetParam());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const auto dir = fresh_directory("mancala-wal-");
   const std::string path = (dir / "w.db").string();
   const std::string row(400, 'x');
   {
@@ -443,6 +448,42 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.integer(0), 300);
   EXPECT_EQ(count.integer(1), 400);
+  std::filesystem::remove_all(dir);
+}
+
+// Under a steady stream of commits the WAL still starts over once it passes its limit (before
+// the WalCheckpointer's catch-up passes, it grew as long as commits kept coming), and nothing
+// committed is lost on the way.
+TEST(WalCheckpointer, TheWalStartsOverWhileCommitsKeepComing) {
+  const auto dir = fresh_directory("mancala-wal-restart-");
+  const std::string path = (dir / "w.db").string();
+  constexpr int kRestartFrames = 200;
+  constexpr int kCommits = 3000;
+  const std::string row(300, 'x');
+  std::uintmax_t largest_wal = 0;
+  const WalWriteCounts before = wal_write_counts();
+  {
+    Database writer(path, /*create=*/true);
+    writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+    writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    // No timed passes within the test: only the catch-up passes the WAL's size asks for.
+    const WalCheckpointer checkpointer(path, writer, {std::chrono::hours(1), kRestartFrames, 50});
+    for (int commit = 0; commit < kCommits; ++commit) {
+      writer.begin_write();
+      writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
+      writer.execute("COMMIT");
+      largest_wal = std::max(largest_wal, std::filesystem::file_size(path + "-wal"));
+    }
+  }
+  const std::uintmax_t frames_written = (wal_write_counts().appends - before.appends) / 2;  // header, page
+  EXPECT_GT(frames_written, 10u * kRestartFrames) << "enough frames for ten WALs of the limit";
+  const std::uintmax_t frame_bytes = 1024 + 24;
+  EXPECT_LT(largest_wal, 4 * kRestartFrames * frame_bytes) << "the WAL started over near its limit";
+  Database reopened(path, /*create=*/false);
+  auto count = reopened.prepare("SELECT count(*), min(length(v)) FROM t");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.integer(0), kCommits);
+  EXPECT_EQ(count.integer(1), 300);
   std::filesystem::remove_all(dir);
 }
 

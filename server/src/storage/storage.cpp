@@ -357,8 +357,8 @@ class SqlStorage final : public Storage {
   std::string path_;
   std::string room_owner_;  // empty: one process, no owner rows and no fence
   bool in_memory_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite files only; the writer reports to it
   std::unique_ptr<BasicGroupCommitWriter<Connection>> writer_;
-  std::unique_ptr<WalCheckpointer> checkpointer_;  // SQLite files only
   std::mutex readers_mutex_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
   std::unique_ptr<AccountStore> accounts_;
@@ -371,10 +371,11 @@ template <class Dialect>
 SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_latency, std::string room_owner)
     : path_(path),
       room_owner_(std::move(room_owner)),
-      in_memory_(path == ":memory:"),
-      writer_(std::make_unique<BasicGroupCommitWriter<Connection>>(Dialect::open_writer(path), commit_latency)) {
+      in_memory_(path == ":memory:") {
+  Connection writer = Dialect::open_writer(path);
   if constexpr (std::is_same_v<Connection, Database>)
-    if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path);
+    if (!in_memory_) checkpointer_ = std::make_unique<WalCheckpointer>(path, writer);
+  writer_ = std::make_unique<BasicGroupCommitWriter<Connection>>(std::move(writer), commit_latency);
   const SqlAccess<Connection> access{
       [this](const std::function<void(Connection&)>& job) { read(job); },
       [this](std::function<void(Connection&)> job) { write_and_wait(std::move(job)); },
