@@ -109,6 +109,26 @@ TEST(Forwarding, JoinByInviteAndByRoomIdThroughAnotherProcess) {
   EXPECT_EQ(seen["room"]["seats"][1]["name"], "Invited");
 }
 
+// A log-out on one process ends the session's connections on every process: a device that
+// connected through another process is closed at once, and its hello there is refused after.
+TEST(Forwarding, ALogOutClosesTheSessionsConnectionsOnEveryProcess) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess here(db);
+  ServerProcess there(db);
+  const HttpReply signed_up = http_call(here.port(), "POST", "/api/accounts", {{"name", "Ada"}, {"password", "tulip garden 42"}});
+  ASSERT_EQ(signed_up.status, 201) << signed_up.body.dump();
+  const std::string cookie = cookie_of(signed_up.set_cookie);
+  Client elsewhere(there.port(), Client::Options{"", "", cookie});
+  const Json welcome = elsewhere.request({{"type", "hello"}});
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+
+  const HttpReply out = http_call(here.port(), "DELETE", "/api/session", Json(), {{"Cookie", cookie}});
+  ASSERT_EQ(out.status, 200) << out.body.dump();
+  EXPECT_TRUE(elsewhere.wait_closed(5s)) << "the session's connection on the other process is closed";
+  Client again(there.port(), Client::Options{"", "", cookie});
+  EXPECT_EQ(again.request({{"type", "hello"}})["code"], "bad_token");
+}
+
 // No lookup of another process's room, invite or player runs on a network thread: with one
 // network thread and every lookup made slow (--test-read-delay-ms), a join by an invite made on
 // another process and a hello with a token made there wait on a reader, while a game on this

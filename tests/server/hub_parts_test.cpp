@@ -256,6 +256,7 @@ TEST(BusMessages, EveryKindReadsBackAsWritten) {
       bus::Summary{"host-1-a", "r", std::nullopt},
       bus::LobbyHello{"host-2-b"},
       bus::Taken{"host-2-b", {"r1", "r2"}},
+      bus::SessionsEnded{"host-2-b", {std::string(64, 'a'), std::string(64, 'b')}},
   };
   for (const auto& message : messages) {
     const bus::Message back = bus::read(bus::write(message));

@@ -94,6 +94,7 @@ std::string write(const Message& message) {
           },
           [](const LobbyHello& m) { return join({"hello", m.from}); },
           [](const Taken& m) { return with_body({"taken", m.from}, join(m.rooms)); },
+          [](const SessionsEnded& m) { return with_body({"ended", m.from}, join(m.session_hashes)); },
       },
       message);
 }
@@ -110,6 +111,7 @@ Message read(const std::string& payload) {
                    p.body.empty() ? std::nullopt : std::optional(summary_from_json(Json::parse(p.body)))};
   if (kind == "hello") return LobbyHello{p.word(1)};
   if (kind == "taken") return Taken{p.word(1), words_of(p.body)};
+  if (kind == "ended") return SessionsEnded{p.word(1), words_of(p.body)};
   throw std::invalid_argument("unknown bus message kind '" + kind + "'");
 }
 

@@ -54,7 +54,14 @@ struct Taken {
   std::vector<std::string> rooms;
 };
 
-using Message = std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken>;
+// Account sessions that ended on process `from` (a log-out, a new password): the receivers
+// close their connections that were opened with them. Sessions travel as their hashes only.
+struct SessionsEnded {
+  std::string from;
+  std::vector<std::string> session_hashes;
+};
+
+using Message = std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken, SessionsEnded>;
 
 std::string write(const Message& message);
 // The header of a Frame for client `number`: a proxy writes it once and appends each frame.

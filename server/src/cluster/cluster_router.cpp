@@ -288,6 +288,10 @@ void ClusterRouter::announce_taken(const std::vector<std::string>& room_ids) {
   stop_awaiting_old_owners_of(room_ids);  // ours now: asked again, they are served here
 }
 
+void ClusterRouter::announce_ended_sessions(const std::vector<std::string>& session_hashes) {
+  if (!session_hashes.empty()) publish(kLobbyChannel, bus::SessionsEnded{process_id_, session_hashes});
+}
+
 void ClusterRouter::stop_awaiting_old_owners_of(const std::vector<std::string>& room_ids) {
   {
     const std::lock_guard lock(mutex_);
@@ -352,6 +356,7 @@ void ClusterRouter::on(const bus::LobbyHello&) {
   for (const auto& [room, summary] : hub_.local_listings()) publish_summary(room, summary);
 }
 void ClusterRouter::on(const bus::Taken& m) { on_taken(m.from, m.rooms); }
+void ClusterRouter::on(const bus::SessionsEnded& m) { hub_.close_sessions_here(m.session_hashes); }
 
 void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
   std::shared_ptr<Connection> connection;

@@ -140,6 +140,11 @@ void Hub::close_all(CloseCode code) {
 }
 
 void Hub::close_sessions(const std::vector<std::string>& session_hashes) {
+  close_sessions_here(session_hashes);
+  if (others_) others_->announce_ended_sessions(session_hashes);
+}
+
+void Hub::close_sessions_here(const std::vector<std::string>& session_hashes) {
   std::vector<std::shared_ptr<Connection>> ended;
   {
     const std::lock_guard lock(mutex_);

@@ -89,8 +89,11 @@ class Hub final : public RoomHost {
   void disconnected(const std::shared_ptr<Connection>& connection);
   void close_all(CloseCode code);
   // Closes the connections opened with these account sessions, which have just ended (a log
-  // out, a new password): their browsers reconnect and are told to log in again.
+  // out, a new password), here and on the other processes: their browsers reconnect and are
+  // told to log in again.
   void close_sessions(const std::vector<std::string>& session_hashes);
+  // The same for this process's connections only (another process ended the sessions).
+  void close_sessions_here(const std::vector<std::string>& session_hashes);
 
   // RoomHost (room_host.hpp): what rooms ask of the hub.
   void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) override;

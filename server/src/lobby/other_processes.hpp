@@ -32,6 +32,8 @@ class OtherProcesses {
   virtual void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) = 0;
   // Rooms this process just took over from a dead one, now rebuilt here.
   virtual void announce_taken(const std::vector<std::string>& room_ids) = 0;
+  // Account sessions just ended here: the other processes close their connections of them.
+  virtual void announce_ended_sessions(const std::vector<std::string>& session_hashes) = 0;
 };
 
 }  // namespace mancala::server

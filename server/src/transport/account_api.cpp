@@ -184,7 +184,7 @@ StringResponse log_in(const HttpRequest& request, const HttpContext& context, co
 }
 
 // Ends the account's sessions but `keep` (none when empty), and closes the WebSockets that were
-// opened with them here, so that a stolen or forgotten session stops playing at once.
+// opened with them on every process, so that a stolen or forgotten session stops playing at once.
 void end_sessions(const HttpContext& context, const std::string& player_id, const std::string& keep) {
   std::vector<std::string> ending;
   for (const auto& session : context.storage.accounts().sessions(player_id))
