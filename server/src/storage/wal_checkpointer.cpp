@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <optional>
+
+#include "clock.hpp"
 #include "database.hpp"
 #include "log.hpp"
 
@@ -62,29 +65,43 @@ bool WalCheckpointer::caught_up(int frames) const {
 }
 
 void WalCheckpointer::run() {
+  std::optional<Database> db;
   try {
-    Database db(path_, /*create=*/false);
-    bool last = false;
-    while (!last) {
-      unsigned generation = 0;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait_for(lock, limits_.interval, [this] { return stopping_ || pass_wanted_; });
-        last = stopping_;
-        pass_wanted_ = false;
-        generation = generation_;
-      }
-      // PASSIVE never waits for the writer or the readers; what it cannot copy now waits. Its
-      // row: whether another checkpoint held the lock, the WAL's frames, and how many are copied.
-      auto pass = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
-      if (!pass.step() || pass.integer(0) != 0) continue;
-      const std::lock_guard lock(mutex_);
-      if (generation == generation_)
-        last_pass_ = {generation, static_cast<int>(pass.integer(1)), static_cast<int>(pass.integer(2))};
-    }
+    db.emplace(path_, /*create=*/false);
   } catch (const std::exception& e) {
-    log_error("checkpoint_failed", {{"message", e.what()}});
+    return log_error("checkpointer_not_started", {{"message", e.what()}, {"effect", "the WAL is never copied back"}});
   }
+  SteadyTime failure_logged{};
+  bool last = false;
+  while (!last) {
+    unsigned generation = 0;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, limits_.interval, [this] { return stopping_ || pass_wanted_; });
+      last = stopping_;
+      pass_wanted_ = false;
+      generation = generation_;
+    }
+    try {
+      pass(*db, generation);
+    } catch (const std::exception& e) {
+      // A full disk or a passing I/O error: the next pass tries again. Said once a minute.
+      const auto now = std::chrono::steady_clock::now();
+      if (failure_logged != SteadyTime{} && now - failure_logged < std::chrono::minutes(1)) continue;
+      failure_logged = now;
+      log_error("checkpoint_failed", {{"message", e.what()}, {"effect", "the WAL grows until a pass succeeds"}});
+    }
+  }
+}
+
+void WalCheckpointer::pass(Database& db, unsigned generation) {
+  // PASSIVE never waits for the writer or the readers; what it cannot copy now waits. Its row:
+  // whether another checkpoint held the lock, the WAL's frames, and how many are copied.
+  auto pass = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  if (!pass.step() || pass.integer(0) != 0) return;
+  const std::lock_guard lock(mutex_);
+  if (generation == generation_)
+    last_pass_ = {generation, static_cast<int>(pass.integer(1)), static_cast<int>(pass.integer(2))};
 }
 
 }  // namespace mancala::server

@@ -50,6 +50,9 @@ class WalCheckpointer {
     int copied = -1;
   };
   void run();
+  // One background pass; what it saw becomes last_pass_ if the WAL has not started over since
+  // `generation`.
+  void pass(Database& db, unsigned generation);
   // On the writer thread, after each commit; `frames` is the WAL's size now.
   void after_commit(sqlite3* writer, int frames);
   bool caught_up(int frames) const;  // with mutex_ held
