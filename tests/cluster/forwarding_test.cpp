@@ -4,6 +4,8 @@
 // every process's rooms; a room whose owner is SIGKILLed goes on for clients of other processes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
 #include <thread>
 
 #include "table.hpp"
@@ -127,6 +129,67 @@ TEST(Forwarding, ALogOutClosesTheSessionsConnectionsOnEveryProcess) {
   EXPECT_TRUE(elsewhere.wait_closed(5s)) << "the session's connection on the other process is closed";
   Client again(there.port(), Client::Options{"", "", cookie});
   EXPECT_EQ(again.request({{"type", "hello"}})["code"], "bad_token");
+}
+
+// Asks `check` every 100 ms until it says yes or `limit` passes (what it waits for crosses the bus).
+bool eventually(const std::function<bool()>& check, std::chrono::milliseconds limit = 5s) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!check()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(100ms);
+  }
+  return true;
+}
+
+// An account changed on one process is read again by the others that knew the player: a guest's
+// token stops working there once he claimed an account here, and a rated result played here
+// shows its new rating in a room there.
+TEST(Forwarding, AnAccountChangedOnOneProcessIsReadAgainByTheOthers) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess here(db);
+  ServerProcess there(db);
+  Client guest(here.port());
+  const std::string token = guest.hello("Ada").at("token");
+  const auto hello_there = [&](const Json& hello, const std::string& cookie = "") {
+    Client client(there.port(), Client::Options{"", "", cookie});
+    return client.request(hello);
+  };
+  ASSERT_EQ(hello_there({{"type", "hello"}, {"token", token}})["type"], "welcome") << "the other process knows Ada now";
+
+  const HttpReply claimed = http_call(here.port(), "POST", "/api/accounts", {{"name", "Ada"}, {"password", "tulip garden 42"}},
+                                      {{"Authorization", "Bearer " + token}});
+  ASSERT_EQ(claimed.status, 201) << claimed.body.dump();
+  EXPECT_TRUE(eventually([&] { return hello_there({{"type", "hello"}, {"token", token}}).value("code", "") == "bad_token"; }))
+      << "the guest's token stops working on the other process too";
+
+  const std::string ada = cookie_of(claimed.set_cookie);
+  const HttpReply bob_signed_up = http_call(here.port(), "POST", "/api/accounts", {{"name", "Bob"}, {"password", "tulip garden 42"}});
+  ASSERT_EQ(bob_signed_up.status, 201);
+  Client ada_there(there.port(), Client::Options{"", "", ada});
+  ASSERT_EQ(ada_there.request({{"type", "hello"}})["type"], "welcome");
+  Client ada_here(here.port(), Client::Options{"", "", ada});
+  ada_here.request({{"type", "hello"}});
+  Client bob_here(here.port(), Client::Options{"", "", cookie_of(bob_signed_up.set_cookie)});
+  bob_here.request({{"type", "hello"}});
+  const Json rated = ada_here.request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+  ASSERT_EQ(rated["type"], "room") << rated.dump();
+  ASSERT_EQ(bob_here.request({{"type", "join_room"}, {"room", rated["room"]["id"]}})["room"]["status"], "playing");
+  ASSERT_EQ(bob_here.request({{"type", "resign"}, {"room", rated["room"]["id"]}})["type"], "update");
+  int stored = 0;
+  ASSERT_TRUE(eventually([&] {
+    const HttpReply profile = http_call(here.port(), "GET", "/api/players/ada");
+    if (!profile.body["ratings"].contains("cups")) return false;
+    stored = static_cast<int>(std::lround(profile.body["ratings"]["cups"]["rating"].get<double>()));
+    return true;
+  }));
+  ASSERT_GT(stored, 1500) << "Ada won";
+  Json shown;
+  EXPECT_TRUE(eventually([&] {
+    const Json room = ada_there.request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+    shown = room["room"]["seats"][0]["rating"];
+    ada_there.request({{"type", "leave_room"}, {"room", room["room"]["id"]}});
+    return shown == stored;
+  })) << "a room on the other process shows Ada's new rating, not " << shown;
 }
 
 // No lookup of another process's room, invite or player runs on a network thread: with one

@@ -95,6 +95,7 @@ std::string write(const Message& message) {
           [](const LobbyHello& m) { return join({"hello", m.from}); },
           [](const Taken& m) { return with_body({"taken", m.from}, join(m.rooms)); },
           [](const SessionsEnded& m) { return with_body({"ended", m.from}, join(m.session_hashes)); },
+          [](const PlayersChanged& m) { return with_body({"players", m.from}, join(m.player_ids)); },
       },
       message);
 }
@@ -112,6 +113,7 @@ Message read(const std::string& payload) {
   if (kind == "hello") return LobbyHello{p.word(1)};
   if (kind == "taken") return Taken{p.word(1), words_of(p.body)};
   if (kind == "ended") return SessionsEnded{p.word(1), words_of(p.body)};
+  if (kind == "players") return PlayersChanged{p.word(1), words_of(p.body)};
   throw std::invalid_argument("unknown bus message kind '" + kind + "'");
 }
 

@@ -61,7 +61,15 @@ struct SessionsEnded {
   std::vector<std::string> session_hashes;
 };
 
-using Message = std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken, SessionsEnded>;
+// Players whose account changed in the database on process `from` (a guest claimed one, a
+// rated result moved its ratings): the receivers that know them read them again.
+struct PlayersChanged {
+  std::string from;
+  std::vector<std::string> player_ids;
+};
+
+using Message =
+    std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken, SessionsEnded, PlayersChanged>;
 
 std::string write(const Message& message);
 // The header of a Frame for client `number`: a proxy writes it once and appends each frame.

@@ -292,6 +292,10 @@ void ClusterRouter::announce_ended_sessions(const std::vector<std::string>& sess
   if (!session_hashes.empty()) publish(kLobbyChannel, bus::SessionsEnded{process_id_, session_hashes});
 }
 
+void ClusterRouter::announce_players_changed(const std::vector<std::string>& player_ids) {
+  if (!player_ids.empty()) publish(kLobbyChannel, bus::PlayersChanged{process_id_, player_ids});
+}
+
 void ClusterRouter::stop_awaiting_old_owners_of(const std::vector<std::string>& room_ids) {
   {
     const std::lock_guard lock(mutex_);
@@ -357,6 +361,7 @@ void ClusterRouter::on(const bus::LobbyHello&) {
 }
 void ClusterRouter::on(const bus::Taken& m) { on_taken(m.from, m.rooms); }
 void ClusterRouter::on(const bus::SessionsEnded& m) { hub_.close_sessions_here(m.session_hashes); }
+void ClusterRouter::on(const bus::PlayersChanged& m) { hub_.reread_players_here(m.player_ids); }
 
 void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
   std::shared_ptr<Connection> connection;

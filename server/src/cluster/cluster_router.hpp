@@ -78,6 +78,7 @@ class ClusterRouter final : public OtherProcesses {
   void publish_summary(const std::string& room_id, const std::optional<protocol::RoomSummary>& summary) override;
   void announce_taken(const std::vector<std::string>& room_ids) override;
   void announce_ended_sessions(const std::vector<std::string>& session_hashes) override;
+  void announce_players_changed(const std::vector<std::string>& player_ids) override;
 
  private:
   // A forwarded request whose answer has not come back yet.
@@ -103,6 +104,7 @@ class ClusterRouter final : public OtherProcesses {
   void on(const bus::LobbyHello& message);
   void on(const bus::Taken& message);
   void on(const bus::SessionsEnded& message);
+  void on(const bus::PlayersChanged& message);
   void on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
                   const std::string& text);
   void on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,

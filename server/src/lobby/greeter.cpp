@@ -104,8 +104,11 @@ PlayerRef Greeter::account_of_session(const std::string& session_hash) {
   const auto player_id = storage_.accounts().session_player(session_hash);
   if (!player_id) return nullptr;
   if (auto known = players_.find(*player_id); known && known->account) return known;
-  // An account another process made (or claimed) since this one started.
-  const auto account = storage_.accounts().account_of(*player_id);
+  return reread_account(*player_id);  // an account another process made (or claimed) since
+}
+
+PlayerRef Greeter::reread_account(const std::string& player_id) {
+  const auto account = storage_.accounts().account_of(player_id);
   if (!account) return nullptr;
   auto player = players_.become_account(account->player_id, account->name);
   player->ratings->set(storage_.accounts().ratings_of(account->player_id));

@@ -42,6 +42,9 @@ class Greeter {
   void forget(const Connection* connection);
   // The connections here of players seated in `room_id` (after a take-over).
   std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> seated_in(const std::string& room_id) const;
+  // The account `player_id` as the database has it now, made the directory's (a guest who
+  // claimed it loses his token here); null when it is no account. A database read.
+  PlayerRef reread_account(const std::string& player_id);
 
  private:
   PlayerRef load_player_by_token(const std::string& token);  // made by another process

@@ -144,6 +144,23 @@ void Hub::close_sessions(const std::vector<std::string>& session_hashes) {
   if (others_) others_->announce_ended_sessions(session_hashes);
 }
 
+void Hub::players_changed(const std::vector<std::string>& player_ids) {
+  if (others_) others_->announce_players_changed(player_ids);
+}
+
+void Hub::reread_players_here(const std::vector<std::string>& player_ids) {
+  readers_.run([this, player_ids] {  // database reads: never on the bus's thread
+    for (const auto& id : player_ids) {
+      if (!players_.find(id)) continue;  // read when first met, as any player of another process
+      try {
+        greeter_.reread_account(id);
+      } catch (const std::exception& e) {  // shown as they were until the next change or restart
+        log_warn("player_not_reread", {{"player", id}, {"message", e.what()}});
+      }
+    }
+  });
+}
+
 void Hub::close_sessions_here(const std::vector<std::string>& session_hashes) {
   std::vector<std::shared_ptr<Connection>> ended;
   {

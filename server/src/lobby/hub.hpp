@@ -94,6 +94,9 @@ class Hub final : public RoomHost {
   void close_sessions(const std::vector<std::string>& session_hashes);
   // The same for this process's connections only (another process ended the sessions).
   void close_sessions_here(const std::vector<std::string>& session_hashes);
+  // Another process changed these players' accounts in the database: those known here are read
+  // again (a claimed guest's token stops working here too; ratings show their new values).
+  void reread_players_here(const std::vector<std::string>& player_ids);
 
   // RoomHost (room_host.hpp): what rooms ask of the hub.
   void publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) override;
@@ -101,6 +104,7 @@ class Hub final : public RoomHost {
   void forget(const std::string& room_id) override;
   void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
                       std::vector<Caller> members, std::function<void(std::string)> done) override;
+  void players_changed(const std::vector<std::string>& player_ids) override;
 
   RoomCounts room_counts() const;
 

@@ -34,6 +34,8 @@ class OtherProcesses {
   virtual void announce_taken(const std::vector<std::string>& room_ids) = 0;
   // Account sessions just ended here: the other processes close their connections of them.
   virtual void announce_ended_sessions(const std::vector<std::string>& session_hashes) = 0;
+  // These players' accounts changed in the database: the other processes read them again.
+  virtual void announce_players_changed(const std::vector<std::string>& player_ids) = 0;
 };
 
 }  // namespace mancala::server

@@ -652,13 +652,18 @@ void Room::tell_players_of_rematch(int asker) {
 // and then every member sees them.
 void Room::refresh_ratings() {
   services_.readers.run([self = shared_from_this(), players = seats_] {
+    std::vector<std::string> rated;
     try {
-      for (const auto& player : players)
-        if (player && player->account) player->ratings->set(self->services_.storage.accounts().ratings_of(player->id));
+      for (const auto& player : players) {
+        if (!player || !player->account) continue;
+        player->ratings->set(self->services_.storage.accounts().ratings_of(player->id));
+        rated.push_back(player->id);
+      }
     } catch (const std::exception& e) {  // shown after the next restart instead
       log_warn("ratings_not_read", {{"room", self->meta_.id}, {"message", e.what()}});
       return;
     }
+    self->services_.host.players_changed(rated);
     self->serially(std::nullopt, [self] {
       self->send_room_to_others(nullptr);
       self->publish();

@@ -1,6 +1,6 @@
 #pragma once
 // What a room needs of whatever holds its rooms (the hub), and nothing more: a room reaches up
-// only through these four calls, so it can be tested, and changed, without the layers above.
+// only through these five calls, so it can be tested, and changed, without the layers above.
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,6 +25,9 @@ class RoomHost {
   // members; `done` gets the new room's id, or "" when it could not be stored.
   virtual void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
                               std::vector<Caller> members, std::function<void(std::string)> done) = 0;
+  // These accounts changed in the database (a rated result moved their ratings): whoever else
+  // shows them (other processes) reads them again.
+  virtual void players_changed(const std::vector<std::string>& player_ids) = 0;
 };
 
 }  // namespace mancala::server

@@ -149,6 +149,7 @@ StringResponse sign_up(const HttpRequest& request, const HttpContext& context, c
     throw Refusal{http::status::conflict, "name_taken", "the name '" + name + "' is taken; pick another", {}};
   }
   context.players.become_account(account.player_id, name);
+  context.hub.players_changed({account.player_id});  // a claimed guest's token ends everywhere
   log_info("account_created", {{"address", address}, {"name", name}, {"player", account.player_id},
                                {"claimed_guest", guest != nullptr}});
   auto response = answer(request, http::status::created, Json{{"player_id", account.player_id}, {"name", name}});
