@@ -624,6 +624,8 @@ struct ServerFigures {
   double moves_within_2ms = 0;
   double move_seconds = 0;         // arrival to reply, summed
   double move_commit_seconds = 0;  // hand-off to the writer to the commit, summed
+  double move_commits_within_1ms = 0;
+  double move_commits_within_2ms = 0;
   double bot_moves = 0;
   double bot_thinks = 0;
   double bot_think_seconds = 0;
@@ -633,7 +635,9 @@ struct ServerFigures {
             commits_within_1ms - before.commits_within_1ms, commits_within_2ms - before.commits_within_2ms,
             moves - before.moves, moves_within_1ms - before.moves_within_1ms,
             moves_within_2ms - before.moves_within_2ms, move_seconds - before.move_seconds,
-            move_commit_seconds - before.move_commit_seconds, bot_moves - before.bot_moves,
+            move_commit_seconds - before.move_commit_seconds,
+            move_commits_within_1ms - before.move_commits_within_1ms,
+            move_commits_within_2ms - before.move_commits_within_2ms, bot_moves - before.bot_moves,
             bot_thinks - before.bot_thinks, bot_think_seconds - before.bot_think_seconds};
   }
 };
@@ -672,7 +676,8 @@ ServerFigures read_server_figures(const Address& address) {
   const std::string commit = "mancala_db_commit_seconds", move = "mancala_move_latency_seconds";
   return {value(commit + "_count"), value(commit + "_sum"), bucket(commit, "0.001"), bucket(commit, "0.002"),
           value(move + "_count"), bucket(move, "0.001"), bucket(move, "0.002"), value(move + "_sum"),
-          value("mancala_move_commit_seconds_sum"),
+          value("mancala_move_commit_seconds_sum"), bucket("mancala_move_commit_seconds", "0.001"),
+          bucket("mancala_move_commit_seconds", "0.002"),
           value("mancala_bot_moves_total"), value("mancala_bot_think_seconds_count"),
           value("mancala_bot_think_seconds_sum")};
 }
@@ -686,10 +691,12 @@ void print_server_figures(const ServerFigures& figures) {
               figures.moves / std::max(1.0, figures.commits), over(figures.commits_within_1ms, figures.commits),
               over(figures.commits_within_2ms, figures.commits));
   std::printf("    moves inside the server (arrival to reply): over 1 ms: %.1f %%, over 2 ms: %.1f %%; "
-              "mean %.2f ms, of which %.2f ms from the hand-off to the writer to the commit\n",
+              "mean %.2f ms, of which %.2f ms from the hand-off to the writer to the commit "
+              "(that part over 1 ms: %.1f %%, over 2 ms: %.1f %%)\n",
               over(figures.moves_within_1ms, figures.moves), over(figures.moves_within_2ms, figures.moves),
               1000 * figures.move_seconds / std::max(1.0, figures.moves),
-              1000 * figures.move_commit_seconds / std::max(1.0, figures.moves));
+              1000 * figures.move_commit_seconds / std::max(1.0, figures.moves),
+              over(figures.move_commits_within_1ms, figures.moves), over(figures.move_commits_within_2ms, figures.moves));
 }
 
 // What a run left on disk: the database file and its write-ahead log (whose growth under a
