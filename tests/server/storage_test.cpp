@@ -487,6 +487,48 @@ TEST(WalCheckpointer, TheWalStartsOverWhileCommitsKeepComing) {
   std::filesystem::remove_all(dir);
 }
 
+// A reader that holds an old snapshot keeps the WAL from starting over (its frames may still be
+// needed); once it is done the WAL starts over again and the file is cut back near its limit.
+TEST(WalCheckpointer, AfterALongReaderTheWalStartsOverAndShrinks) {
+  const auto dir = fresh_directory("mancala-wal-reader-");
+  const std::string path = (dir / "w.db").string();
+  constexpr int kRestartFrames = 200;
+  const std::uintmax_t limit_bytes = kRestartFrames * std::uintmax_t{1024 + 24};
+  const std::string row(300, 'x');
+  auto writer_owner = std::make_unique<Database>(path, /*create=*/true);
+  Database& writer = *writer_owner;
+  writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+  writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  auto checkpointer = std::make_unique<WalCheckpointer>(path, writer, WalCheckpointer::Limits{std::chrono::hours(1), kRestartFrames, 50});
+  const auto commit_rows = [&](int commits) {
+    for (int commit = 0; commit < commits; ++commit) {
+      writer.begin_write();
+      writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
+      writer.execute("COMMIT");
+    }
+  };
+  const auto wal_bytes = [&] { return std::filesystem::file_size(path + "-wal"); };
+  {
+    Database reader(path, /*create=*/false);
+    reader.execute("BEGIN");
+    auto count = reader.prepare("SELECT count(*) FROM t");
+    ASSERT_TRUE(count.step());
+    EXPECT_EQ(count.integer(0), 0);
+    commit_rows(2000);
+    EXPECT_GT(wal_bytes(), 5 * limit_bytes) << "the reader's snapshot holds the WAL";
+  }  // the reader ends its transaction and closes
+  commit_rows(1000);
+  EXPECT_LT(wal_bytes(), 4 * limit_bytes) << "started over, and cut back to twice the limit";
+  {
+    auto count = writer.prepare("SELECT count(*) FROM t");
+    ASSERT_TRUE(count.step());
+    EXPECT_EQ(count.integer(0), 3000);
+  }
+  checkpointer.reset();
+  writer_owner.reset();
+  std::filesystem::remove_all(dir);
+}
+
 INSTANTIATE_TEST_SUITE_P(Synchronous, WalCoalescing, ::testing::Values("FULL", "OFF"),
                          [](const auto& test) { return test.param; });
 
