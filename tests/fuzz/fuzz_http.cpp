@@ -88,7 +88,7 @@ struct Server {
   net::io_context io;
   BotPool bots{1, 1, metrics};
   Hub hub{io, storage, players, metrics, bots};
-  LoginLimits login_limits;
+  RequestLimits limits;
   HttpContext context{.hub = hub,
                       .storage = storage,
                       .players = players,
@@ -99,7 +99,7 @@ struct Server {
                       .public_origin = "",
                       .bind_address = "127.0.0.1",
                       .max_connections = 1000,
-                      .login_limits = login_limits};
+                      .limits = limits};
 
   Server() {
     add_player(storage, {"owner", "Owner", to_hex(sha256(kOwnerToken))});

@@ -184,10 +184,10 @@ int run_server(const Config& config) {
   const auto analyses = AnalysisJobs::create(io, bot_pool, storage, config.analysis_playouts);
   analyses->resume_unfinished();
 
-  LoginLimits login_limits;
+  RequestLimits request_limits;
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
-                            config.public_origin, config.bind,     config.max_connections, login_limits,
+                            config.public_origin, config.bind,     config.max_connections, request_limits,
                             config.trusted_proxies,
                             push ? push->public_key() : "",
                             {config.test_push_http_loopback},

@@ -131,8 +131,8 @@ PlayerRef guest_of(const HttpRequest& request, const HttpContext& context) {
 
 StringResponse sign_up(const HttpRequest& request, const HttpContext& context, const std::string& address) {
   check_origin(request, context);
-  wait_if_limited(context.login_limits.signups_by_address, address, address, "signups_by_address");
-  context.login_limits.signups_by_address.fail(address);  // every sign-up counts
+  wait_if_limited(context.limits.signups_by_address, address, address, "signups_by_address");
+  context.limits.signups_by_address.fail(address);  // every sign-up counts
   const Json body = body_of(request);
   const std::string name = checked_account_name(string_field(body, "name"));
   const std::string password = string_field(body, "password");
@@ -170,16 +170,16 @@ StringResponse log_in(const HttpRequest& request, const HttpContext& context, co
   const std::string name = string_field(body, "name");
   const std::string password = string_field(body, "password");
   const std::string name_key = "name:" + lower_case(name);
-  wait_if_limited(context.login_limits.by_address, address, address, "address");
-  wait_if_limited(context.login_limits.by_name, name_key, address, "name");
+  wait_if_limited(context.limits.logins_by_address, address, address, "address");
+  wait_if_limited(context.limits.logins_by_name, name_key, address, "name");
   const auto account = context.storage.accounts().find_account(name);
   if (!credentials_match(account, password)) {
-    context.login_limits.by_address.fail(address);
-    context.login_limits.by_name.fail(name_key);
+    context.limits.logins_by_address.fail(address);
+    context.limits.logins_by_name.fail(name_key);
     log_info("login_refused", {{"address", address}, {"name", name}, {"known_name", account.has_value()}});
     throw Refusal{http::status::unauthorized, "bad_credentials", "the name or the password is wrong", {}};
   }
-  context.login_limits.by_name.clear(name_key);
+  context.limits.logins_by_name.clear(name_key);
   log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
   return logged_in(request, context, http::status::ok, account->player_id, account->name);
 }
@@ -230,12 +230,12 @@ StringResponse change_password(const HttpRequest& request, const HttpContext& co
   const auto account = context.storage.accounts().account_of(session.player_id);
   if (!account) throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
   const std::string name_key = "name:" + lower_case(account->name);
-  wait_if_limited(context.login_limits.by_name, name_key, address, "name");
+  wait_if_limited(context.limits.logins_by_name, name_key, address, "name");
   const Json body = body_of(request);
   const std::string password = string_field(body, "password");
   const std::string fresh = string_field(body, "new_password");
   if (!password_matches(password, account->password_hash)) {
-    context.login_limits.by_name.fail(name_key);
+    context.limits.logins_by_name.fail(name_key);
     log_info("password_change_refused", {{"address", address}, {"player", account->player_id}});
     throw Refusal{http::status::unauthorized, "bad_credentials", "the current password is wrong", {}};
   }
@@ -248,7 +248,7 @@ StringResponse change_password(const HttpRequest& request, const HttpContext& co
 
 StringResponse reset_password(const HttpRequest& request, const HttpContext& context, const std::string& address) {
   check_origin(request, context);
-  wait_if_limited(context.login_limits.by_address, address, address, "address");
+  wait_if_limited(context.limits.logins_by_address, address, address, "address");
   const Json body = body_of(request);
   const std::string code = string_field(body, "code");
   const std::string fresh = string_field(body, "new_password");
@@ -256,7 +256,7 @@ StringResponse reset_password(const HttpRequest& request, const HttpContext& con
   const auto player = context.storage.accounts().take_password_reset(secret_hash(code));
   const auto account = player ? context.storage.accounts().account_of(*player) : std::nullopt;
   if (!account) {
-    context.login_limits.by_address.fail(address);
+    context.limits.logins_by_address.fail(address);
     log_info("password_reset_refused", {{"address", address}});
     throw Refusal{http::status::bad_request, "bad_code",
                   "this reset link is unknown, used or expired; ask the operator for a new one", {}};
@@ -325,7 +325,7 @@ void count_request(FailureLimiter& limiter, const std::string& address, const st
 }
 
 void count_push_request(const HttpContext& context, const std::string& address) {
-  count_request(context.login_limits.push_by_address, address, "push");
+  count_request(context.limits.push_by_address, address, "push");
 }
 
 // The player a subscription belongs to: an account by its session, a guest by its token.
@@ -408,7 +408,7 @@ StringResponse mutes_answer(const HttpRequest& request, const HttpContext& conte
 StringResponse change_mute(const HttpRequest& request, const HttpContext& context, const std::string& address,
                            const std::string& muted_id, bool muted) {
   check_origin(request, context);
-  count_request(context.login_limits.mutes_by_address, address, "mute");
+  count_request(context.limits.mutes_by_address, address, "mute");
   const Session session = required_session(request, context);
   if (muted_id == session.player_id)
     throw Refusal{http::status::bad_request, "bad_request", "you cannot mute yourself", {}};

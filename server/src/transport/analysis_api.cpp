@@ -87,7 +87,7 @@ StringResponse game_analysis(const HttpRequest& request, const HttpContext& cont
   const std::string id = game_analysis_id(game_id);
   if (is_post(request) && !jobs.exists(id)) {
     check_origin(request, context);
-    count_against(context.login_limits.analyses, caller, "analyses");
+    count_against(context.limits.analyses, caller, "analyses");
     jobs.start(id, game_id, "");
   }
   return analysis_answer(request, jobs.status(id));
@@ -165,7 +165,7 @@ ImportedRecord import_record(std::string_view text) {
 StringResponse parse_record(const HttpRequest& request, const HttpContext& context, const Caller& caller) {
   check_method(request, true, false);
   check_origin(request, context);
-  count_against(context.login_limits.record_parses, caller, "record imports");
+  count_against(context.limits.record_parses, caller, "record imports");
   ImportedRecord imported = import_record(request.body());
   return json_response(request, http::status::ok,
                        Json{{"key", imported.key},
@@ -188,7 +188,7 @@ StringResponse record_analysis(const HttpRequest& request, const HttpContext& co
     if (imported.key != key)
       throw HttpError{http::status::bad_request,
                       "this text's key is " + imported.key + ", not " + key + " (POST /api/records gives it)"};
-    count_against(context.login_limits.record_analyses, caller, "record analyses");
+    count_against(context.limits.record_analyses, caller, "record analyses");
     jobs.start(key, "", imported.text);
   }
   return analysis_answer(request, jobs.status(key));
@@ -260,7 +260,7 @@ void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const Http
   check_origin(*request, context);
   const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) throw HttpError{http::status::bad_request, "the body must be a JSON object"};
-  count_against(context.login_limits.whatifs, caller, "what-if requests");
+  count_against(context.limits.whatifs, caller, "what-if requests");
   Match match = whatif_position(body, context, caller);
   play_moves(match, body);
   Json state = match.state();

@@ -17,18 +17,20 @@ class PlayerDirectory;
 class Metrics;
 class AnalysisJobs;
 
-// Failed log-ins and sign-ups, so that passwords cannot be guessed at speed: per account name,
-// per address, and sign-ups (failed or not) per address.
-struct LoginLimits {
+// How often an address, a name or a player may knock on each door of the HTTP API that costs
+// something (every way in is rate-limited; the WebSocket has its own per-connection limit).
+struct RequestLimits {
+  // Failed log-ins, so that passwords cannot be guessed at speed: per account name and per
+  // address; and sign-ups (failed or not) per address.
+  FailureLimiter logins_by_name{10, std::chrono::minutes(10)};
+  FailureLimiter logins_by_address{50, std::chrono::minutes(10)};
+  FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
   // Analyses, imported records and what-ifs (analysis_api.cpp): only what starts new work
   // counts, per address and per player.
   FailureLimiter analyses{20, std::chrono::minutes(10)};
   FailureLimiter record_parses{60, std::chrono::minutes(10)};
   FailureLimiter record_analyses{10, std::chrono::minutes(10)};
   FailureLimiter whatifs{120, std::chrono::minutes(10)};
-  FailureLimiter by_name{10, std::chrono::minutes(10)};
-  FailureLimiter by_address{50, std::chrono::minutes(10)};
-  FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
   // Web Push subscriptions and unsubscriptions (each counts) per address.
   FailureLimiter push_by_address{30, std::chrono::minutes(10)};
   // Mutes and unmutes (each counts) per address.
@@ -48,7 +50,7 @@ struct HttpContext {
   std::string public_origin;
   std::string bind_address;
   std::int64_t max_connections;  // open WebSockets beyond which upgrades get 503
-  LoginLimits& login_limits;
+  RequestLimits& limits;
   // Proxies whose X-Forwarded-For names the client (--trusted-proxy).
   std::vector<std::string> trusted_proxies = {};
   // Web Push: the VAPID public key (base64url; empty: push is off) and the endpoints accepted.
