@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <memory>
 
 #include "database.hpp"
 #include "metrics.hpp"
@@ -451,82 +453,85 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
   std::filesystem::remove_all(dir);
 }
 
+// A writer as the server opens it (1 KiB pages, WAL, no automatic checkpoints, FULL sync) with a
+// WalCheckpointer that starts the WAL over past kRestartFrames and runs no timed passes within a
+// test: only the catch-up passes the WAL's size asks for.
+class WalCheckpointerTest : public ::testing::Test {
+ protected:
+  static constexpr int kRestartFrames = 200;
+  static constexpr std::uintmax_t kLimitBytes = kRestartFrames * std::uintmax_t{1024 + 24};
+
+  void SetUp() override {
+    dir_ = fresh_directory("mancala-wal-restart-");
+    path_ = (dir_ / "w.db").string();
+    writer_ = std::make_unique<Database>(path_, /*create=*/true);
+    writer_->execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+    writer_->execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    checkpointer_ = std::make_unique<WalCheckpointer>(
+        path_, *writer_, WalCheckpointer::Limits{std::chrono::hours(1), kRestartFrames, 50});
+  }
+  void TearDown() override {
+    close();
+    std::filesystem::remove_all(dir_);
+  }
+  void close() {
+    checkpointer_.reset();
+    writer_.reset();
+  }
+  // `commits` transactions of one 300-byte row each; `after_each` runs after every commit.
+  void commit_rows(int commits, const std::function<void()>& after_each = [] {}) {
+    const std::string row(300, 'x');
+    for (int commit = 0; commit < commits; ++commit) {
+      writer_->begin_write();
+      writer_->prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
+      writer_->execute("COMMIT");
+      after_each();
+    }
+  }
+  std::uintmax_t wal_bytes() const { return std::filesystem::file_size(path_ + "-wal"); }
+
+  std::filesystem::path dir_;
+  std::string path_;
+  std::unique_ptr<Database> writer_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;
+};
+
 // Under a steady stream of commits the WAL still starts over once it passes its limit (before
 // the WalCheckpointer's catch-up passes, it grew as long as commits kept coming), and nothing
 // committed is lost on the way.
-TEST(WalCheckpointer, TheWalStartsOverWhileCommitsKeepComing) {
-  const auto dir = fresh_directory("mancala-wal-restart-");
-  const std::string path = (dir / "w.db").string();
-  constexpr int kRestartFrames = 200;
+TEST_F(WalCheckpointerTest, TheWalStartsOverWhileCommitsKeepComing) {
   constexpr int kCommits = 3000;
-  const std::string row(300, 'x');
   std::uintmax_t largest_wal = 0;
   const WalWriteCounts before = wal_write_counts();
-  {
-    Database writer(path, /*create=*/true);
-    writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
-    writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
-    // No timed passes within the test: only the catch-up passes the WAL's size asks for.
-    const WalCheckpointer checkpointer(path, writer, {std::chrono::hours(1), kRestartFrames, 50});
-    for (int commit = 0; commit < kCommits; ++commit) {
-      writer.begin_write();
-      writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
-      writer.execute("COMMIT");
-      largest_wal = std::max(largest_wal, std::filesystem::file_size(path + "-wal"));
-    }
-  }
+  commit_rows(kCommits, [&] { largest_wal = std::max(largest_wal, wal_bytes()); });
+  close();
   const std::uintmax_t frames_written = (wal_write_counts().appends - before.appends) / 2;  // header, page
   EXPECT_GT(frames_written, 10u * kRestartFrames) << "enough frames for ten WALs of the limit";
-  const std::uintmax_t frame_bytes = 1024 + 24;
-  EXPECT_LT(largest_wal, 4 * kRestartFrames * frame_bytes) << "the WAL started over near its limit";
-  Database reopened(path, /*create=*/false);
+  EXPECT_LT(largest_wal, 4 * kLimitBytes) << "the WAL started over near its limit";
+  Database reopened(path_, /*create=*/false);
   auto count = reopened.prepare("SELECT count(*), min(length(v)) FROM t");
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.integer(0), kCommits);
   EXPECT_EQ(count.integer(1), 300);
-  std::filesystem::remove_all(dir);
 }
 
 // A reader that holds an old snapshot keeps the WAL from starting over (its frames may still be
 // needed); once it is done the WAL starts over again and the file is cut back near its limit.
-TEST(WalCheckpointer, AfterALongReaderTheWalStartsOverAndShrinks) {
-  const auto dir = fresh_directory("mancala-wal-reader-");
-  const std::string path = (dir / "w.db").string();
-  constexpr int kRestartFrames = 200;
-  const std::uintmax_t limit_bytes = kRestartFrames * std::uintmax_t{1024 + 24};
-  const std::string row(300, 'x');
-  auto writer_owner = std::make_unique<Database>(path, /*create=*/true);
-  Database& writer = *writer_owner;
-  writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
-  writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
-  auto checkpointer = std::make_unique<WalCheckpointer>(path, writer, WalCheckpointer::Limits{std::chrono::hours(1), kRestartFrames, 50});
-  const auto commit_rows = [&](int commits) {
-    for (int commit = 0; commit < commits; ++commit) {
-      writer.begin_write();
-      writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
-      writer.execute("COMMIT");
-    }
-  };
-  const auto wal_bytes = [&] { return std::filesystem::file_size(path + "-wal"); };
+TEST_F(WalCheckpointerTest, AfterALongReaderTheWalStartsOverAndShrinks) {
   {
-    Database reader(path, /*create=*/false);
+    Database reader(path_, /*create=*/false);
     reader.execute("BEGIN");
     auto count = reader.prepare("SELECT count(*) FROM t");
     ASSERT_TRUE(count.step());
     EXPECT_EQ(count.integer(0), 0);
     commit_rows(2000);
-    EXPECT_GT(wal_bytes(), 5 * limit_bytes) << "the reader's snapshot holds the WAL";
+    EXPECT_GT(wal_bytes(), 5 * kLimitBytes) << "the reader's snapshot holds the WAL";
   }  // the reader ends its transaction and closes
   commit_rows(1000);
-  EXPECT_LT(wal_bytes(), 4 * limit_bytes) << "started over, and cut back to twice the limit";
-  {
-    auto count = writer.prepare("SELECT count(*) FROM t");
-    ASSERT_TRUE(count.step());
-    EXPECT_EQ(count.integer(0), 3000);
-  }
-  checkpointer.reset();
-  writer_owner.reset();
-  std::filesystem::remove_all(dir);
+  EXPECT_LT(wal_bytes(), 4 * kLimitBytes) << "started over, and cut back to twice the limit";
+  auto count = writer_->prepare("SELECT count(*) FROM t");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.integer(0), 3000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Synchronous, WalCoalescing, ::testing::Values("FULL", "OFF"),
