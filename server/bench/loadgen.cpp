@@ -673,11 +673,11 @@ ServerFigures read_server_figures(const Address& address) {
   const auto bucket = [&](const std::string& histogram, const char* bound) {
     return value(histogram + "_bucket{le=\"" + bound + "\"}");
   };
-  const std::string commit = "mancala_db_commit_seconds", move = "mancala_move_latency_seconds";
+  const std::string commit = "mancala_db_commit_seconds", move = "mancala_move_latency_seconds",
+                    move_commit = "mancala_move_commit_seconds";
   return {value(commit + "_count"), value(commit + "_sum"), bucket(commit, "0.001"), bucket(commit, "0.002"),
           value(move + "_count"), bucket(move, "0.001"), bucket(move, "0.002"), value(move + "_sum"),
-          value("mancala_move_commit_seconds_sum"), bucket("mancala_move_commit_seconds", "0.001"),
-          bucket("mancala_move_commit_seconds", "0.002"),
+          value(move_commit + "_sum"), bucket(move_commit, "0.001"), bucket(move_commit, "0.002"),
           value("mancala_bot_moves_total"), value("mancala_bot_think_seconds_count"),
           value("mancala_bot_think_seconds_sum")};
 }

@@ -104,7 +104,8 @@ PlayerRef Greeter::account_of_session(const std::string& session_hash) {
   const auto player_id = storage_.accounts().session_player(session_hash);
   if (!player_id) return nullptr;
   if (auto known = players_.find(*player_id); known && known->account) return known;
-  return reread_account(*player_id);  // an account another process made (or claimed) since
+  // An account another process made, or a guest it saw claim one, after this one met him.
+  return reread_account(*player_id);
 }
 
 PlayerRef Greeter::reread_account(const std::string& player_id) {

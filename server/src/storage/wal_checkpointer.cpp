@@ -53,9 +53,7 @@ void WalCheckpointer::after_commit(sqlite3* writer, int frames) {
   // Nothing appends while this runs, so it copies the rest, and the next transaction starts the
   // WAL over. Busy (a background pass has the checkpoint lock) or blocked by a reader: the next
   // commit tries again.
-  int log = 0;
-  int copied = 0;
-  sqlite3_wal_checkpoint_v2(writer, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+  sqlite3_wal_checkpoint_v2(writer, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
 }
 
 bool WalCheckpointer::caught_up(int frames) const {
