@@ -1,16 +1,23 @@
 // The bot pool on its own: how its workers are scheduled and how its queue is bounded; and the
-// work queue under it (and under the reader pool).
+// work queue under it (and under the reader pool), and the names their threads carry.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
 #include <sched.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "bot_pool.hpp"
 #include "metrics.hpp"
+#include "thread_name.hpp"
 #include "work_queue.hpp"
 
 namespace mancala::server {
@@ -72,6 +79,38 @@ TEST(WorkQueue, JobsRunInTheOrderQueuedAndNoneAfterStop) {
     EXPECT_FALSE(queue.push([&order] { order.push_back(99); }));
   }
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
+}
+
+// Each thread carries its queue's name, so that `top -H` and a profile tell the pools apart.
+TEST(WorkQueue, ItsThreadsAreNamedAfterTheQueue) {
+  WorkQueue queue(2, WorkQueue::kUnbounded, "pool");
+  std::set<std::string> names;
+  std::mutex mutex;
+  std::promise<void> both_seen;
+  std::atomic<bool> reported{false};
+  // Each job waits a little so that the two threads share the jobs between them.
+  for (int i = 0; i < 50; ++i)
+    EXPECT_TRUE(queue.push([&] {
+      char name[16] = {};
+      pthread_getname_np(pthread_self(), name, sizeof name);
+      const std::lock_guard lock(mutex);
+      names.insert(name);
+      if (names.size() == 2 && !reported.exchange(true)) both_seen.set_value();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }));
+  ASSERT_EQ(both_seen.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  queue.stop();
+  EXPECT_EQ(names, (std::set<std::string>{"pool-0", "pool-1"}));
+}
+
+// Linux refuses a name of more than 15 characters; such a name is cut, not dropped.
+TEST(ThreadName, ALongNameKeepsItsFirstFifteenCharacters) {
+  char name[16] = {};
+  std::thread([&name] {
+    name_this_thread("a-name-longer-than-fifteen");
+    pthread_getname_np(pthread_self(), name, sizeof name);
+  }).join();
+  EXPECT_STREQ(name, "a-name-longer-t");
 }
 
 // A short queue leaves every search its level's whole budget; a long one shares it out, never

@@ -17,6 +17,7 @@
 #include "metrics.hpp"
 #include "pg_connection.hpp"
 #include "storage.hpp"
+#include "thread_name.hpp"
 #include "web_push.hpp"
 
 namespace mancala::server {
@@ -214,7 +215,10 @@ int run_server(const Config& config) {
                        [] { std::raise(SIGTERM); }});
 
   std::vector<std::thread> threads;
-  for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
+  for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io, i] {
+    name_this_thread("net-" + std::to_string(i));
+    io.run();
+  });
   io.run();
   for (auto& thread : threads) thread.join();
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "log.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 
@@ -11,7 +12,10 @@ WorkQueue::WorkQueue(int threads, std::size_t capacity, std::string name, Hooks 
       thread_count_(static_cast<std::size_t>(std::max(threads, 0))),
       name_(std::move(name)),
       hooks_(std::move(hooks)) {
-  for (std::size_t i = 0; i < thread_count_; ++i) threads_.emplace_back([this] { work(); });
+  for (std::size_t i = 0; i < thread_count_; ++i) threads_.emplace_back([this, i] {
+      name_this_thread(name_ + "-" + std::to_string(i));
+      work();
+    });
 }
 
 WorkQueue::~WorkQueue() { stop(); }

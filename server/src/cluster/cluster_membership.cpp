@@ -6,6 +6,7 @@
 
 #include "log.hpp"
 #include "random.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 namespace {
@@ -38,7 +39,10 @@ void ClusterMembership::start(const std::string& address, Events events) {
   address_ = address;
   registry_.register_self(address);
   events_ = std::move(events);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("membership");
+    run();
+  });
 }
 
 void ClusterMembership::stop() {

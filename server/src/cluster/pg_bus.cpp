@@ -10,6 +10,7 @@
 
 #include "log.hpp"
 #include "pg_connection.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 namespace {
@@ -73,7 +74,10 @@ PgBus::PgBus(const std::string& url, const std::vector<std::string>& channels, H
   for (const auto& channel : channels)
     if (!is_channel_name(channel)) throw std::invalid_argument("bad channel name '" + channel + "'");
   if (::pipe(wake_listener_) != 0) throw std::runtime_error("pipe failed");
-  listener_ = std::thread([this, url, channels] { listen_loop(url, channels); });
+  listener_ = std::thread([this, url, channels] {
+    name_this_thread("bus-listener");
+    listen_loop(url, channels);
+  });
   {
     // Until LISTEN has run, a message published to us would be lost: wait for it.
     std::unique_lock lock(mutex_);
@@ -85,7 +89,10 @@ PgBus::PgBus(const std::string& url, const std::vector<std::string>& channels, H
     ::close(wake_listener_[1]);
     throw SqlError(startup_error_);
   }
-  sender_ = std::thread([this, url] { send_loop(url); });
+  sender_ = std::thread([this, url] {
+    name_this_thread("bus-sender");
+    send_loop(url);
+  });
 }
 
 PgBus::~PgBus() {

@@ -6,6 +6,7 @@
 
 #include "log.hpp"
 #include "metrics.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 namespace {
@@ -21,7 +22,10 @@ StorageTrouble trouble_of(const std::exception& e) {
 
 template <class Connection>
 BasicGroupCommitWriter<Connection>::BasicGroupCommitWriter(Connection db, Histogram& commit_latency)
-    : db_(std::move(db)), commit_latency_(commit_latency), thread_([this] { run(); }) {}
+    : db_(std::move(db)), commit_latency_(commit_latency), thread_([this] {
+        name_this_thread("db-writer");
+        run();
+      }) {}
 
 template <class Connection>
 BasicGroupCommitWriter<Connection>::~BasicGroupCommitWriter() { stop(); }

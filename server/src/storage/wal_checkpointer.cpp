@@ -7,6 +7,7 @@
 #include "clock.hpp"
 #include "database.hpp"
 #include "log.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 
@@ -24,7 +25,10 @@ WalCheckpointer::WalCheckpointer(std::string path, Database& writer, Limits limi
         return SQLITE_OK;
       },
       this);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("checkpointer");
+    run();
+  });
 }
 
 WalCheckpointer::~WalCheckpointer() {
