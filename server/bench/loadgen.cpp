@@ -7,7 +7,8 @@
 // run opens as many connections and sends the same move messages at the same pacing; the
 // echoed move stands in for the update. The server is stopped before the echo runs start.
 // Each is measured at full load (no pause between moves) and at half load (moves paced so that
-// the server runs at half the rate it reached at full load).
+// the server runs at half the rate it reached at full load; --half-rate MOVES_PER_S fixes that
+// rate instead, so that two builds compare at the same load).
 //
 // Other modes: --capacity (how many players, each moving every 2 s, the server serves with a
 // p99 within 50 ms), --idle N (memory per idle authenticated WebSocket), --bot-rooms (the impact
@@ -81,6 +82,7 @@ struct Options {
   std::string db;       // --db URL: a PostgreSQL server to run on instead of SQLite (ScratchDatabase)
   std::string connect;  // --connect host:port[,host:port…]: servers started elsewhere, none started here
   bool split = false;   // --split: a room's second player on the next --connect address (forwarded)
+  double half_rate = 0;  // --half-rate: the "half load" at this many moves/s, for comparing two builds
 };
 
 // Where a generator connection goes: a server this process started (on loopback), or one given
@@ -836,8 +838,9 @@ Round run_round(const Options& options) {
                 cpu_used / (options.seconds + 1), round.server_full.generator_cpu_us);
     print_server_figures(after_full - before);
     print_histogram(round.server_full);
-    // Half load: each room paced so that all together make half the full-load rate.
-    pace = options.rooms / (round.server_full.per_second / 2);
+    // Half load: each room paced so that all together make half the full-load rate. Two builds
+    // of different speeds get different half loads; --half-rate gives both the same one.
+    pace = options.rooms / (options.half_rate > 0 ? options.half_rate : round.server_full.per_second / 2);
     round.server_half = run(server.port(), false, options, pace);
     print("mancala-server, half load", round.server_half);
     print_histogram(round.server_half);
@@ -1155,11 +1158,13 @@ Options parse(int argc, char** argv) {
     else if (flag == "--idle") options.idle = std::stoi(value);
     else if (flag == "--db") options.db = value;
     else if (flag == "--connect") options.connect = value;
+    else if (flag == "--half-rate") options.half_rate = std::stod(value);
     else throw std::invalid_argument("unknown flag " + flag);
   }
   if (!options.connect.empty()) parse_addresses(options.connect);  // a bad list is a usage error
   if (options.rooms < 1 || options.rounds < 1 || options.server_threads < 1 || !(options.seconds > 0))
     throw std::invalid_argument("--rooms, --rounds and --threads must be at least 1, --seconds above 0");
+  if (options.half_rate < 0) throw std::invalid_argument("--half-rate must be a number of moves/s above 0");
   if (options.bot_rooms < 0 || options.analyses < 0 || options.bot_level < 1 || options.bot_level > 5 ||
       options.bot_threads < 1)
     throw std::invalid_argument(
@@ -1189,7 +1194,7 @@ int main(int argc, char** argv) {
               << "\nusage: mancala-loadgen [--server PATH] [--pin] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
                  "                       [--bot-rooms N [--bot-level L] [--bot-threads T] [--bot-priority idle|normal]\n"
                  "                       [--bot-budget adaptive|full]] [--analyses N] [--capacity MAX_PLAYERS]\n"
-                 "                       [--idle CONNECTIONS] [--db postgresql://…]\n"
+                 "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S]\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
