@@ -14,9 +14,9 @@
 #include "metrics.hpp"
 #include "pg_connection.hpp"
 #include "storage.hpp"
+#include "sqlite_vfs.hpp"
 #include "temp_postgres.hpp"
 #include "wal_checkpointer.hpp"
-#include "wal_coalescing_vfs.hpp"
 
 namespace mancala::server {
 namespace {
@@ -433,13 +433,13 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
     writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
     Database reader(path, /*create=*/false);
     for (int commit = 0; commit < 5; ++commit) {
-      const WalWriteCounts before = wal_write_counts();
+      const VfsCounts before = vfs_counts();
       writer.begin_write();
       for (int k = 0; k < 60; ++k) writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
       writer.execute("COMMIT");
-      const WalWriteCounts after = wal_write_counts();
-      EXPECT_GE(after.appends - before.appends, 60u) << "60 rows of 400 bytes fill some 30 pages of 1 KiB";
-      EXPECT_EQ(after.writes - before.writes, 1u) << "one write for the whole commit";
+      const VfsCounts after = vfs_counts();
+      EXPECT_GE(after.wal_appends - before.wal_appends, 60u) << "60 rows of 400 bytes fill some 30 pages of 1 KiB";
+      EXPECT_EQ(after.wal_writes - before.wal_writes, 1u) << "one write for the whole commit";
       auto count = reader.prepare("SELECT count(*) FROM t");
       ASSERT_TRUE(count.step());
       EXPECT_EQ(count.integer(0), 60 * (commit + 1)) << "another connection sees every committed row";
@@ -450,6 +450,35 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.integer(0), 300);
   EXPECT_EQ(count.integer(1), 400);
+  std::filesystem::remove_all(dir);
+}
+
+// Commits only append to the WAL and never wait for the database file; a checkpoint writes the
+// database file and sends it to the disk a piece at a time (one wait per 256 KiB), so that it
+// never has a second's worth of pages in flight for a commit's sync to wait behind.
+TEST(SqliteVfs, ACheckpointSendsTheDatabaseToTheDiskInPiecesAndACommitNever) {
+  const auto dir = fresh_directory("mancala-writeback-");
+  const std::string path = (dir / "w.db").string();
+  Database writer(path, /*create=*/true);
+  writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+  writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  const VfsCounts before_commits = vfs_counts();
+  const std::string row(400, 'x');
+  writer.begin_write();
+  for (int k = 0; k < 4000; ++k) writer.prepare("INSERT INTO t (v) VALUES (?1)").bind(1, row).run();
+  writer.execute("COMMIT");
+  const VfsCounts before_checkpoint = vfs_counts();
+  EXPECT_EQ(before_checkpoint.writebacks, before_commits.writebacks) << "a commit waits for no writeback";
+
+  auto checkpoint = writer.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  ASSERT_TRUE(checkpoint.step());
+  const auto pages_copied = static_cast<std::uint64_t>(checkpoint.integer(2));
+  EXPECT_GE(pages_copied, 2000u) << "4,000 rows of 400 bytes fill some 2,000 pages of 1 KiB";
+  const std::uint64_t writebacks = vfs_counts().writebacks - before_checkpoint.writebacks;
+  // One writeback per 256 KiB copied (one more if the pages written when the file was made
+  // complete a piece).
+  EXPECT_GE(writebacks, pages_copied / 256);
+  EXPECT_LE(writebacks, pages_copied / 256 + 1);
   std::filesystem::remove_all(dir);
 }
 
@@ -502,10 +531,10 @@ class WalCheckpointerTest : public ::testing::Test {
 TEST_F(WalCheckpointerTest, TheWalStartsOverWhileCommitsKeepComing) {
   constexpr int kCommits = 3000;
   std::uintmax_t largest_wal = 0;
-  const WalWriteCounts before = wal_write_counts();
+  const VfsCounts before = vfs_counts();
   commit_rows(kCommits, [&] { largest_wal = std::max(largest_wal, wal_bytes()); });
   close();
-  const std::uintmax_t frames_written = (wal_write_counts().appends - before.appends) / 2;  // header, page
+  const std::uintmax_t frames_written = (vfs_counts().wal_appends - before.wal_appends) / 2;  // header, page
   EXPECT_GT(frames_written, 10u * kRestartFrames) << "enough frames for ten WALs of the limit";
   EXPECT_LT(largest_wal, 4 * kLimitBytes) << "the WAL started over near its limit";
   Database reopened(path_, /*create=*/false);

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "wal_coalescing_vfs.hpp"
+#include "sqlite_vfs.hpp"
 
 namespace mancala::server {
 
@@ -65,7 +65,7 @@ bool Statement::is_null(int column) const {
 Database::Database(const std::string& path, bool create) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_URI |
                     SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, wal_coalescing_vfs()) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, sqlite_vfs()) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
