@@ -100,11 +100,17 @@ TEST(History, PagesNewestFirst) {
 }
 
 TEST(Http, HealthMetricsStaticFilesAndGameTypes) {
-  ServerProcess server;
+  TempDir dir;  // a database file: a :memory: one has no WAL to count
+  ServerProcess server(dir.file("metrics.db"));
   std::string body;
   EXPECT_EQ(http_get(server.port(), "/healthz", &body), 200);
   EXPECT_EQ(http_get(server.port(), "/metrics", &body), 200);
   EXPECT_NE(body.find("mancala_db_commit_seconds_bucket"), std::string::npos);
+  // The schema's migrations were commits of their own.
+  const auto wal_writes = body.find("\nmancala_sqlite_wal_writes_total ");
+  ASSERT_NE(wal_writes, std::string::npos);
+  EXPECT_GT(std::stod(body.substr(wal_writes + 33)), 0);
+  EXPECT_NE(body.find("\nmancala_sqlite_writebacks_total "), std::string::npos);
   EXPECT_NE(body.find("mancala_errors_total{code=\"rate_limited\"}"), std::string::npos);
   EXPECT_EQ(http_get(server.port(), "/", &body), 200);
   EXPECT_NE(body.find("<html"), std::string::npos);

@@ -16,6 +16,7 @@
 #include "log.hpp"
 #include "metrics.hpp"
 #include "pg_connection.hpp"
+#include "sqlite_vfs.hpp"
 #include "storage.hpp"
 #include "thread_name.hpp"
 #include "web_push.hpp"
@@ -160,6 +161,10 @@ int run_server(const Config& config) {
                    config.bot_budget_adaptive);
   Hub hub(io, storage, players, metrics, bot_pool);
   metrics.room_counts = [&hub] { return hub.room_counts(); };
+  metrics.sqlite_writes = [] {
+    const VfsCounts counts = vfs_counts();
+    return SqliteWrites{counts.wal_writes, counts.writebacks};
+  };
   hub.set_clock_speed(config.clock_speed);
   const std::unique_ptr<WebPush> push = start_web_push(config, std::move(vapid_key), storage);
   hub.set_push_notices(push.get());

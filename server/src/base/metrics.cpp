@@ -62,6 +62,12 @@ std::string Metrics::render() const {
   move_commit.render(out, "mancala_move_commit_seconds",
                      "From a move's hand-off to the writer to its commit (the commit in flight, then its own).");
   commit_latency.render(out, "mancala_db_commit_seconds", "One group commit, fsync included.");
+  const SqliteWrites writes = sqlite_writes ? sqlite_writes() : SqliteWrites{};
+  header(out, "mancala_sqlite_wal_writes_total", "counter", "Writes to SQLite's WAL: one per commit.");
+  line(out, "mancala_sqlite_wal_writes_total", static_cast<double>(writes.wal_writes));
+  header(out, "mancala_sqlite_writebacks_total", "counter",
+         "Pieces of 256 KiB that checkpoints wrote to the database file and waited for at the disk.");
+  line(out, "mancala_sqlite_writebacks_total", static_cast<double>(writes.database_writebacks));
   header(out, "mancala_bot_moves_total", "counter", "Moves made by computer players.");
   line(out, "mancala_bot_moves_total", static_cast<double>(bot_moves.load()));
   bot_think.render(out, "mancala_bot_think_seconds", "One computer player's search, on the bot pool.");

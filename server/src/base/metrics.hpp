@@ -27,6 +27,12 @@ class Histogram {
   std::atomic<std::uint64_t> sum_nanoseconds_{0};
 };
 
+// What this process's SQLite files have had (storage/sqlite_vfs.hpp); zero on PostgreSQL.
+struct SqliteWrites {
+  std::uint64_t wal_writes = 0;           // one per commit
+  std::uint64_t database_writebacks = 0;  // a checkpoint's pages sent to the disk, 256 KiB each
+};
+
 struct RoomCounts {
   std::int64_t waiting = 0;
   std::int64_t playing = 0;
@@ -50,6 +56,7 @@ class Metrics {
   std::atomic<std::int64_t> bot_queue{0};   // searches waiting for a bot worker
   std::atomic<std::uint64_t> bot_searches_shortened{0};  // run on part of the level's budget (long queue)
   std::function<RoomCounts()> room_counts;  // set by the hub
+  std::function<SqliteWrites()> sqlite_writes;  // set by the server
 
   void count_error(protocol::Code code) { ++errors[static_cast<std::size_t>(code)]; }
   std::string render() const;
