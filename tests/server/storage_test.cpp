@@ -13,8 +13,8 @@
 #include "database.hpp"
 #include "metrics.hpp"
 #include "pg_connection.hpp"
-#include "storage.hpp"
 #include "sqlite_vfs.hpp"
+#include "storage.hpp"
 #include "temp_postgres.hpp"
 #include "wal_checkpointer.hpp"
 
@@ -420,6 +420,16 @@ TEST(PostgresText, UrlsParametersAndLogs) {
 // frames reach the WAL in one write, and what is committed is there for another connection and
 // after a reopen, with the sync (synchronous FULL, as the server runs) and without it (where
 // only the WAL index's barrier makes the frames visible).
+// A writer as the server opens one (1 KiB pages, WAL, no automatic checkpoints), with the
+// `synchronous` setting given and a table `t (k, v)` for the tests to fill.
+Database open_test_writer(const std::string& path, const std::string& synchronous) {
+  Database writer(path, /*create=*/true);
+  writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+  writer.execute("PRAGMA synchronous = " + synchronous);
+  writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  return writer;
+}
+
 class WalCoalescing : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
@@ -427,10 +437,7 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
   const std::string path = (dir / "w.db").string();
   const std::string row(400, 'x');
   {
-    Database writer(path, /*create=*/true);
-    writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
-    writer.execute("PRAGMA synchronous = " + GetParam());
-    writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    Database writer = open_test_writer(path, GetParam());
     Database reader(path, /*create=*/false);
     for (int commit = 0; commit < 5; ++commit) {
       const VfsCounts before = vfs_counts();
@@ -459,9 +466,7 @@ TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {
 TEST(SqliteVfs, ACheckpointSendsTheDatabaseToTheDiskInPiecesAndACommitNever) {
   const auto dir = fresh_directory("mancala-writeback-");
   const std::string path = (dir / "w.db").string();
-  Database writer(path, /*create=*/true);
-  writer.execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
-  writer.execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  Database writer = open_test_writer(path, "FULL");
   const VfsCounts before_commits = vfs_counts();
   const std::string row(400, 'x');
   writer.begin_write();
@@ -493,9 +498,7 @@ class WalCheckpointerTest : public ::testing::Test {
   void SetUp() override {
     dir_ = fresh_directory("mancala-wal-restart-");
     path_ = (dir_ / "w.db").string();
-    writer_ = std::make_unique<Database>(path_, /*create=*/true);
-    writer_->execute("PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
-    writer_->execute("PRAGMA synchronous = FULL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    writer_ = std::make_unique<Database>(open_test_writer(path_, "FULL"));
     checkpointer_ = std::make_unique<WalCheckpointer>(
         path_, *writer_, WalCheckpointer::Limits{std::chrono::hours(1), kRestartFrames, 50});
   }
