@@ -40,6 +40,11 @@ async function nextThing(page, calledWindows) {
   return handle.jsonValue();
 }
 
+// Waits until the player may act ('turn'), the game is over ('finished') or, in Njaka's game,
+// a Plex! race is open ('plex:<window>'). A computer's replies differ from run to run, and some
+// games can end after a few moves (O An Quan, when both big stones fall early).
+export const waitForTurnOrEnd = (page) => nextThing(page, []);
+
 // Waits until the player may act and the page offers choices.
 export async function waitForChoices(page, timeout = 30000) {
   await page.waitForFunction((selector) => document.querySelector('[data-testid=room]')?.dataset.myTurn === 'true' &&
