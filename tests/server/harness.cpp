@@ -364,16 +364,26 @@ HttpReply http_text(unsigned short port, const std::string& method, const std::s
 
 // Runs one statement on the server's database file from a second connection, as an operator
 // (or a full disk) might change it under the server.
-void execute_on(const std::string& db, const std::string& sql) {
+void execute_on(const std::string& db, const std::string& sql) { query_on(db, sql); }
+
+std::vector<std::vector<std::string>> query_on(const std::string& db, const std::string& sql) {
   sqlite3* connection = nullptr;
   if (sqlite3_open(db.c_str(), &connection) != SQLITE_OK) throw std::runtime_error("cannot open " + db);
   sqlite3_busy_timeout(connection, 5000);
+  std::vector<std::vector<std::string>> rows;
+  const auto add_row = [](void* out, int columns, char** values, char**) {
+    auto& table = *static_cast<std::vector<std::vector<std::string>>*>(out);
+    table.emplace_back();
+    for (int i = 0; i < columns; ++i) table.back().emplace_back(values[i] ? values[i] : "NULL");
+    return 0;
+  };
   char* error = nullptr;
-  const int status = sqlite3_exec(connection, sql.c_str(), nullptr, nullptr, &error);
+  const int status = sqlite3_exec(connection, sql.c_str(), add_row, &rows, &error);
   const std::string message = error ? error : "";
   sqlite3_free(error);
   sqlite3_close(connection);
   if (status != SQLITE_OK) throw std::runtime_error(sql + ": " + message);
+  return rows;
 }
 
 std::string cookie_of(const std::string& set_cookie) { return set_cookie.substr(0, set_cookie.find(';')); }

@@ -120,6 +120,8 @@ HttpReply http_text(unsigned short port, const std::string& method, const std::s
 // Runs one statement on a server's SQLite database file from a second connection, as an
 // operator (or a full disk) might change it under the server.
 void execute_on(const std::string& db, const std::string& sql);
+// The rows of a query on the server's database file, each column as text ("NULL" for null).
+std::vector<std::vector<std::string>> query_on(const std::string& db, const std::string& sql);
 
 // The "name=value" part of a Set-Cookie field, to send back as a Cookie.
 std::string cookie_of(const std::string& set_cookie);

@@ -131,6 +131,59 @@ TEST(PlexRace, AWindowOpenAtACrashIsOpenedAgainAfterTheRestart) {
   server.reset();  // before the folder goes
 }
 
+// A move's row keeps no events (the engine makes them again when the move is replayed); a
+// claim's keeps its own, with the race's latency. `sync` and the history API give back every
+// update's events exactly as the players got them live.
+TEST(StoredEvents, AMoveKeepsNoneAndEveryReaderGetsThemBackAsPlayed) {
+  const GameType* type = plex_game();
+  ASSERT_NE(type, nullptr);
+  const TempDir dir;
+  const std::string db = dir.file("events.db");
+  ServerProcess server(db);
+  Table table = open_table(server.port(), std::string(type->id), fast_plex_options(*type), 2);
+  Random rng(7);
+  int claims = 0;
+  while (table.state["result"].is_null() && (claims == 0 || table.version < 40)) {
+    play_one(table, rng, PlexPolicy::one_claims);
+    claims = 0;
+    for (const auto& events : table.events)
+      if (events.is_array() && !events.empty() && events[0].contains("latency_ms")) ++claims;
+  }
+  ASSERT_GT(claims, 0) << "the game never settled a Plex! race";
+
+  const auto rows = query_on(db, "SELECT version, kind, events FROM moves WHERE game_id = '" + table.room +
+                                     "' ORDER BY version");
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(table.version));
+  int moves = 0;
+  for (const auto& row : rows) {
+    const auto version = std::stoul(row[0]);
+    if (row[1] == "move") {
+      EXPECT_EQ(row[2], "") << "version " << version;
+      ++moves;
+    } else {
+      EXPECT_EQ(Json::parse(row[2]), table.events[version]) << "version " << version << ", " << row[1];
+    }
+  }
+  EXPECT_GT(moves, 0);
+  EXPECT_LT(moves, static_cast<int>(rows.size())) << "some rows are claims";
+
+  const Json sync = table.clients[1]->request({{"type", "sync"}, {"room", table.room}, {"since", 0}});
+  ASSERT_EQ(sync["updates"].size(), rows.size()) << sync.dump();
+  for (const auto& update : sync["updates"])
+    EXPECT_EQ(update["events"], table.events[update["version"].get<std::size_t>()]) << update.dump();
+
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 200) << body;
+  const Json record = Json::parse(body);
+  std::size_t turns = 0;
+  for (const auto& turn : record["turns"])
+    if (turn.contains("version")) {
+      EXPECT_EQ(turn["events"], table.events[turn["version"].get<std::size_t>()]) << turn.dump();
+      ++turns;
+    }
+  EXPECT_EQ(turns, rows.size());
+}
+
 TEST(PlexRace, ClaimsOutsideTheWindowAreRefused) {
   ServerProcess server;
   Table table = open_table(server.port(), "cups", Json::object(), 2);

@@ -75,6 +75,8 @@ void accept(Table& table, const Json& update) {
   table.version = update["version"];
   table.state = update["state"];
   table.states.push_back(table.state);
+  if (table.events.empty()) table.events.emplace_back();
+  table.events.push_back(update["events"]);
 }
 
 void resolve_plex(Table& table, Random& rng, PlexPolicy policy) {

@@ -17,6 +17,7 @@ struct Table {
   std::int64_t version = 0;
   Json state;
   std::vector<Json> states;  // states[v]: the state every client saw at version v
+  std::vector<Json> events;  // events[v]: the events of the update to version v (events[0] is null)
 };
 
 // Opens a private room of `game` with `seats` players (the creator at seat 0, the others joined

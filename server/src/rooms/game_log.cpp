@@ -16,16 +16,27 @@ Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_
 
 Match opening(const GameMeta& meta) { return Match::restore(meta.game, meta.options, meta.draws); }
 
+std::string events_to_store(std::string_view kind, std::string events) {
+  return kind == "move" ? std::string() : std::move(events);
+}
+
 Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
              const std::function<void(const Match&, const StoredAction&)>& visit) {
   Match match = opening(meta);
   for (const auto& action : actions) {
-    const Outcome outcome = apply_action(match, action.kind, action.seat.value_or(kNoSeat), action.tokens);
+    Outcome outcome = apply_action(match, action.kind, action.seat.value_or(kNoSeat), action.tokens);
     if (!outcome.ok())
       throw EngineError(outcome.error->code, "game " + meta.id + " version " +
                                                  std::to_string(action.version) +
                                                  " does not replay: " + outcome.error->message);
-    if (visit) visit(match, action);
+    if (!visit) continue;
+    if (!action.events.empty()) {
+      visit(match, action);
+      continue;
+    }
+    StoredAction told = action;
+    told.events = to_json_text(Json(std::move(outcome.events)));
+    visit(match, told);
   }
   return match;
 }
@@ -37,7 +48,7 @@ protocol::Update make_update(std::string_view room, const StoredAction& action, 
 
 Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions) {
   Json turns = Json::array();
-  for (const auto& action : actions) {
+  const Match match = replay(meta, actions, [&](const Match&, const StoredAction& action) {
     // The entry that replays this action: the move itself, or the special event that leads the
     // events of a resign, a special action or a claim window's settling. It carries the whole update.
     const bool is_move = action.kind == "move";
@@ -51,8 +62,7 @@ Json game_record(const GameMeta& meta, const std::vector<StoredAction>& actions)
     turns.push_back(std::move(head));
     for (std::size_t i = is_move ? 0 : 1; i < events.size(); ++i)
       if (recorded_event(events[i])) turns.push_back(events[i]);
-  }
-  const Match match = replay(meta, actions);
+  });
   return Json{{"id", meta.id},
               {"game", meta.game},
               {"options", meta.options},
@@ -119,9 +129,13 @@ std::optional<protocol::Update> stored_update_of(const GameMeta& meta, std::vect
   if (move.expected_version < 0 || applied >= actions.size()) return std::nullopt;
   const StoredAction& action = actions[applied];
   if (action.kind != "move" || action.seat != seat || action.tokens != move.tokens) return std::nullopt;
+  const std::int64_t version = action.version;
   actions.resize(applied + 1);
-  const Match then = replay(meta, actions);
-  return make_update(meta.id, actions.back(), then);
+  std::optional<protocol::Update> update;
+  replay(meta, actions, [&](const Match& match, const StoredAction& told) {
+    if (told.version == version) update = make_update(meta.id, told, match);
+  });
+  return update;
 }
 
 }  // namespace mancala::server

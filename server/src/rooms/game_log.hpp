@@ -22,8 +22,15 @@ Outcome apply_action(Match& match, std::string_view kind, int seat, std::string_
 // The game's opening position (Match::restore with its stored draws).
 Match opening(const GameMeta& meta);
 
-// Replays `actions` in order; `visit(match, action)` runs after each one. Throws EngineError
-// naming the version when a stored action no longer replays (a changed rule or a corrupt row).
+// The events text a stored action keeps. A move keeps none: its events are the engine's, and
+// replaying the move makes them again. They were two thirds of a move's row, and every row is
+// written twice (to the WAL and by a checkpoint). Other kinds keep theirs: a claim's settling
+// event carries the race's latency, which no replay knows.
+std::string events_to_store(std::string_view kind, std::string events);
+
+// Replays `actions` in order; `visit(match, action)` runs after each one, with the action's
+// events made again if it was stored without them. Throws EngineError naming the version when
+// a stored action no longer replays (a changed rule or a corrupt row).
 Match replay(const GameMeta& meta, const std::vector<StoredAction>& actions,
              const std::function<void(const Match&, const StoredAction&)>& visit = {});
 

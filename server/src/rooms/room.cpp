@@ -552,8 +552,8 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
   std::optional<GameClock> clock = clock_.next(match_, kind, seat, now);
   Json clock_view = clock ? clock->view(now) : Json();
   // The update's text is written before the commit (the state straight as text, no tree), so
-  // the commit's completion only has to send it. Its parts then move into the stored action:
-  // the events' text is written once, for the update and the stored row.
+  // the commit's completion only has to send it. Its parts then move into the stored action
+  // (a move's events do not: game_log.hpp, events_to_store).
   protocol::Update update{meta_.id, version_ + 1, seat, std::move(kind), std::move(tokens),
                           to_json_text(Json(std::move(outcome.events))), protocol::write_state(match_, clock_view)};
   auto text = std::make_shared<const std::string>(protocol::write_update({}, update));
@@ -564,8 +564,9 @@ void Room::commit_update(std::optional<Caller> caller, std::string kind, int sea
     for (std::size_t i = rounds_stored_; i < rounds_after; ++i)
       effects.new_rounds.emplace_back(static_cast<int>(i + 1), rounds[i]);
   }
+  std::string events = events_to_store(update.action, std::move(update.events));
   auto action = std::make_shared<const StoredAction>(StoredAction{update.version, std::move(update.action), seat,
-                                                                  std::move(update.tokens), std::move(update.events),
+                                                                  std::move(update.tokens), std::move(events),
                                                                   now_utc(), std::move(clock_view)});
   if (match_.over()) {
     effects.finished_at = action->at;

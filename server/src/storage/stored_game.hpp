@@ -55,7 +55,7 @@ struct StoredAction {
   std::string kind;
   std::optional<int> seat;
   std::string tokens;
-  std::string events = "[]";  // JSON text: written once, for the update and the row alike
+  std::string events = "[]";  // JSON text; empty: the engine's, made again by a replay (game_log.hpp)
   std::string at;
   Json clock;  // the clock's view right after this update; null: no clock
 };
