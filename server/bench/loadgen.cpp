@@ -531,6 +531,45 @@ struct Result {
   // and the rest of this process (the in-process echo server's threads; nothing otherwise).
   double generator_cpu_us = 0;
   double in_process_server_cpu_us = 0;
+  // How late the generator's own loop ran a 1 ms tick: a move that seems to stall may have
+  // waited for the generator (descheduled, or busy) rather than for the server.
+  int loop_late_over_2ms = 0;
+  int loop_late_over_20ms = 0;
+  double loop_late_max_ms = 0;
+};
+
+// A 1 ms tick on the generator's loop that notes how late each one ran while `recording`.
+class LoopWatch {
+ public:
+  LoopWatch(net::io_context& io, const Measure& measure) : timer_(io), measure_(measure) { arm(); }
+  void stop() { stopped_ = true; timer_.cancel(); }
+  int late_over_2ms() const { return late_over_2ms_; }
+  int late_over_20ms() const { return late_over_20ms_; }
+  double late_max_ms() const { return late_max_ms_; }
+
+ private:
+  static constexpr auto kTick = std::chrono::milliseconds(1);
+  void arm() {
+    due_ = Clock::now() + kTick;
+    timer_.expires_at(due_);
+    timer_.async_wait([this](const beast::error_code& error) {
+      if (error || stopped_) return;
+      const double late_ms = std::chrono::duration<double, std::milli>(Clock::now() - due_).count();
+      if (measure_.recording) {
+        late_max_ms_ = std::max(late_max_ms_, late_ms);
+        if (late_ms > 2) ++late_over_2ms_;
+        if (late_ms > 20) ++late_over_20ms_;
+      }
+      arm();
+    });
+  }
+  net::steady_timer timer_;
+  const Measure& measure_;
+  Clock::time_point due_;
+  bool stopped_ = false;
+  int late_over_2ms_ = 0;
+  int late_over_20ms_ = 0;
+  double late_max_ms_ = 0;
 };
 
 double cpu_seconds(clockid_t clock) {
@@ -561,6 +600,7 @@ Result run_on(const std::vector<Address>& addresses, bool echo, const Options& o
     bot_tables.push_back(std::make_unique<BotTable>(io, address(i), options.bot_level, static_cast<unsigned>(1000 + i)));
   for (auto& table : bot_tables) table->start();
   for (auto& table : tables) table->start();
+  LoopWatch watch(io, measure);
   // Many rooms take a while to set up (a commit each for creating and joining): the warm-up
   // second starts once every room plays, or after a minute at most.
   const auto setup_deadline = Clock::now() + std::chrono::minutes(1);
@@ -577,6 +617,7 @@ Result run_on(const std::vector<Address>& addresses, bool echo, const Options& o
   const double thread_cpu = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - thread_cpu_before;
   const double process_cpu = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - process_cpu_before;
   measure.recording = false;
+  watch.stop();
   for (auto& table : tables) table->stop();
   for (auto& table : bot_tables) table->stop();
   io.run_for(std::chrono::milliseconds(100));
@@ -589,6 +630,9 @@ Result run_on(const std::vector<Address>& addresses, bool echo, const Options& o
   const double completed = static_cast<double>(std::max<std::uint64_t>(1, measure.completed));
   result.generator_cpu_us = 1e6 * thread_cpu / completed;
   result.in_process_server_cpu_us = 1e6 * (process_cpu - thread_cpu) / completed;
+  result.loop_late_over_2ms = watch.late_over_2ms();
+  result.loop_late_over_20ms = watch.late_over_20ms();
+  result.loop_late_max_ms = watch.late_max_ms();
   return result;
 }
 
@@ -611,6 +655,8 @@ void print_histogram(const Result& result) {
     else std::printf("     > 50000 us: %8zu\n", upto - previous);
     previous = upto;
   }
+  std::printf("    the generator's 1 ms tick: late by over 2 ms %d times, over 20 ms %d times, at most %.1f ms\n",
+              result.loop_late_over_2ms, result.loop_late_over_20ms, result.loop_late_max_ms);
 }
 
 // The server's own account, from /metrics: its commits, and how long moves spent inside it
