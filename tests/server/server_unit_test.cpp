@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <sstream>
+#include <thread>
 
 #include "config.hpp"
 #include "database.hpp"
@@ -152,6 +154,45 @@ TEST(GroupCommitWriter, AFailingJobIsUndoneAloneAndTheOthersCommit) {
     while (select.step()) rows.push_back(select.integer(0));
   });
   EXPECT_EQ(rows, (std::vector<std::int64_t>{1, 3}));
+}
+
+// A commit that held the writer for 50 ms or more is logged with its size; quick ones are not,
+// and a burst of slow ones makes one line a second that counts the rest.
+TEST(GroupCommitWriter, ASlowCommitIsLoggedOnceASecond) {
+  Histogram latency;
+  Database db(":memory:", true);
+  db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)");
+  GroupCommitWriter writer(std::move(db), latency);
+  const auto insert = [](int x) {
+    return [x](Database& d) { d.prepare("INSERT INTO t VALUES (?1)").bind(1, x).run(); };
+  };
+  const auto slow_insert = [insert](int x) {
+    return [x, insert](Database& d) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+      insert(x)(d);
+    };
+  };
+  ::testing::internal::CaptureStderr();
+  EXPECT_TRUE(submit(writer, insert(1)).get());
+  const std::string quick = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(quick.find("slow_commit"), std::string::npos) << quick;
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_TRUE(submit(writer, slow_insert(2)).get());
+  EXPECT_TRUE(submit(writer, slow_insert(3)).get());  // within the second: counted, not said
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_TRUE(submit(writer, slow_insert(4)).get());
+  const std::string slow = ::testing::internal::GetCapturedStderr();
+  std::vector<Json> lines;
+  std::istringstream in(slow);
+  for (std::string line; std::getline(in, line);)
+    if (line.find("slow_commit") != std::string::npos) lines.push_back(Json::parse(line));
+  ASSERT_EQ(lines.size(), 2u) << slow;
+  EXPECT_EQ(lines[0]["level"], "warn");
+  EXPECT_GE(lines[0]["ms"].get<int>(), 60);
+  EXPECT_EQ(lines[0]["jobs"], 1);
+  EXPECT_EQ(lines[0]["slow_commits_not_logged"], 0);
+  EXPECT_EQ(lines[1]["slow_commits_not_logged"], 1);
 }
 
 // The storage rules for both backends are in storage_test.cpp.

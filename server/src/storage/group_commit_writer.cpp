@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <utility>
 
 #include "log.hpp"
 #include "metrics.hpp"
@@ -10,6 +11,11 @@
 
 namespace mancala::server {
 namespace {
+
+// Every move waits for the commit in flight, so a commit this slow shows in every room (the
+// capacity goal allows a p99 of 50 ms). The log says so: a disk in trouble shows, and a stall
+// seen by a client can be told apart from one outside the writer.
+constexpr auto kSlowCommit = std::chrono::milliseconds(50);
 
 StorageTrouble trouble_of(const std::exception& e) {
   const auto* sql = dynamic_cast<const SqlError*>(&e);
@@ -98,7 +104,9 @@ void BasicGroupCommitWriter<Connection>::commit_batch(std::deque<Entry>& batch) 
   // statement; the batch runs again on a fresh one, so nobody's move fails for it.
   if (attempt == Attempt::connection_lost) attempt = run_batch(batch, succeeded, /*savepoints=*/false);
   if (attempt == Attempt::job_failed) attempt = run_batch(batch, succeeded, /*savepoints=*/true);
-  commit_latency_.observe(std::chrono::steady_clock::now() - started);
+  const auto took = std::chrono::steady_clock::now() - started;
+  commit_latency_.observe(took);
+  log_if_slow(took, batch.size());
   const bool committed = attempt == Attempt::committed;
   trouble_ = committed ? StorageTrouble::none : failed_for_;
   for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -192,6 +200,22 @@ void BasicGroupCommitWriter<Connection>::log_failure(const std::exception& e, st
   log_error("disk_full", {{"message", e.what()},
                           {"effect", "moves and other writes are refused until there is room again; "
                                      "nothing already acknowledged is affected"}});
+}
+
+// At most one line a second; the next one counts those left out meanwhile.
+template <class Connection>
+void BasicGroupCommitWriter<Connection>::log_if_slow(std::chrono::steady_clock::duration took, std::size_t jobs) {
+  if (took < kSlowCommit) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (slow_logged_ != SteadyTime{} && now - slow_logged_ < std::chrono::seconds(1)) {
+    ++slow_not_logged_;
+    return;
+  }
+  slow_logged_ = now;
+  log_warn("slow_commit", {{"ms", std::chrono::duration_cast<std::chrono::milliseconds>(took).count()},
+                           {"jobs", jobs},
+                           {"slow_commits_not_logged", std::exchange(slow_not_logged_, 0)},
+                           {"effect", "every move waited for this commit"}});
 }
 
 template class BasicGroupCommitWriter<Database>;

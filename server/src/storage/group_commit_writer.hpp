@@ -55,6 +55,7 @@ class BasicGroupCommitWriter {
   enum class Attempt { committed, job_failed, connection_lost, disk_full, commit_failed };
   Attempt run_batch(std::deque<Entry>& batch, std::vector<bool>& succeeded, bool savepoints);
   void log_failure(const std::exception& e, std::size_t jobs);
+  void log_if_slow(std::chrono::steady_clock::duration took, std::size_t jobs);
 
   Connection db_;
   Histogram& commit_latency_;
@@ -64,6 +65,8 @@ class BasicGroupCommitWriter {
   bool stopping_ = false;
   StorageTrouble failed_for_ = StorageTrouble::none;  // on the writer thread: the last attempt
   SteadyTime disk_full_logged_{};                     // on the writer thread: once a minute
+  SteadyTime slow_logged_{};                          // on the writer thread: once a second
+  int slow_not_logged_ = 0;                           // slow commits since that line
   std::atomic<StorageTrouble> trouble_{StorageTrouble::none};
   std::thread thread_;
 };
