@@ -522,6 +522,12 @@ class BotTable {
   std::int64_t version_ = 0;
 };
 
+struct LoopLateness {
+  int over_2ms = 0;
+  int over_20ms = 0;
+  double max_ms = 0;
+};
+
 struct Result {
   double per_second = 0;
   double p50_us = 0;
@@ -533,9 +539,7 @@ struct Result {
   double in_process_server_cpu_us = 0;
   // How late the generator's own loop ran a 1 ms tick: a move that seems to stall may have
   // waited for the generator (descheduled, or busy) rather than for the server.
-  int loop_late_over_2ms = 0;
-  int loop_late_over_20ms = 0;
-  double loop_late_max_ms = 0;
+  LoopLateness generator_loop;
 };
 
 // A 1 ms tick on the generator's loop that notes how late each one ran while `recording`.
@@ -543,9 +547,7 @@ class LoopWatch {
  public:
   LoopWatch(net::io_context& io, const Measure& measure) : timer_(io), measure_(measure) { arm(); }
   void stop() { stopped_ = true; timer_.cancel(); }
-  int late_over_2ms() const { return late_over_2ms_; }
-  int late_over_20ms() const { return late_over_20ms_; }
-  double late_max_ms() const { return late_max_ms_; }
+  const LoopLateness& lateness() const { return lateness_; }
 
  private:
   static constexpr auto kTick = std::chrono::milliseconds(1);
@@ -556,9 +558,9 @@ class LoopWatch {
       if (error || stopped_) return;
       const double late_ms = std::chrono::duration<double, std::milli>(Clock::now() - due_).count();
       if (measure_.recording) {
-        late_max_ms_ = std::max(late_max_ms_, late_ms);
-        if (late_ms > 2) ++late_over_2ms_;
-        if (late_ms > 20) ++late_over_20ms_;
+        lateness_.max_ms = std::max(lateness_.max_ms, late_ms);
+        if (late_ms > 2) ++lateness_.over_2ms;
+        if (late_ms > 20) ++lateness_.over_20ms;
       }
       arm();
     });
@@ -567,9 +569,7 @@ class LoopWatch {
   const Measure& measure_;
   Clock::time_point due_;
   bool stopped_ = false;
-  int late_over_2ms_ = 0;
-  int late_over_20ms_ = 0;
-  double late_max_ms_ = 0;
+  LoopLateness lateness_;
 };
 
 double cpu_seconds(clockid_t clock) {
@@ -630,9 +630,7 @@ Result run_on(const std::vector<Address>& addresses, bool echo, const Options& o
   const double completed = static_cast<double>(std::max<std::uint64_t>(1, measure.completed));
   result.generator_cpu_us = 1e6 * thread_cpu / completed;
   result.in_process_server_cpu_us = 1e6 * (process_cpu - thread_cpu) / completed;
-  result.loop_late_over_2ms = watch.late_over_2ms();
-  result.loop_late_over_20ms = watch.late_over_20ms();
-  result.loop_late_max_ms = watch.late_max_ms();
+  result.generator_loop = watch.lateness();
   return result;
 }
 
@@ -656,7 +654,7 @@ void print_histogram(const Result& result) {
     previous = upto;
   }
   std::printf("    the generator's 1 ms tick: late by over 2 ms %d times, over 20 ms %d times, at most %.1f ms\n",
-              result.loop_late_over_2ms, result.loop_late_over_20ms, result.loop_late_max_ms);
+              result.generator_loop.over_2ms, result.generator_loop.over_20ms, result.generator_loop.max_ms);
 }
 
 // The server's own account, from /metrics: its commits, and how long moves spent inside it

@@ -416,10 +416,6 @@ TEST(PostgresText, UrlsParametersAndLogs) {
   EXPECT_EQ(without_password("games.db"), "games.db");
 }
 
-// The WAL-coalescing VFS (every SQLite connection of the server opens through it): a commit's
-// frames reach the WAL in one write, and what is committed is there for another connection and
-// after a reopen, with the sync (synchronous FULL, as the server runs) and without it (where
-// only the WAL index's barrier makes the frames visible).
 // A writer as the server opens one (1 KiB pages, WAL, no automatic checkpoints), with the
 // `synchronous` setting given and a table `t (k, v)` for the tests to fill.
 Database open_test_writer(const std::string& path, const std::string& synchronous) {
@@ -430,6 +426,10 @@ Database open_test_writer(const std::string& path, const std::string& synchronou
   return writer;
 }
 
+// The WAL-coalescing VFS (every SQLite connection of the server opens through it): a commit's
+// frames reach the WAL in one write, and what is committed is there for another connection and
+// after a reopen, with the sync (synchronous FULL, as the server runs) and without it (where
+// only the WAL index's barrier makes the frames visible).
 class WalCoalescing : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WalCoalescing, ACommitReachesTheWalInOneWriteAndIsSeenByOthers) {

@@ -36,6 +36,7 @@ Table open_table(unsigned short port, const std::string& game, const Json& optio
     throw std::runtime_error("the game did not start: " + started.dump());
   table.state = started["room"]["state"];
   table.states.push_back(table.state);
+  table.events.emplace_back();  // version 0 came with no update
   return table;
 }
 
@@ -75,7 +76,6 @@ void accept(Table& table, const Json& update) {
   table.version = update["version"];
   table.state = update["state"];
   table.states.push_back(table.state);
-  if (table.events.empty()) table.events.emplace_back();
   table.events.push_back(update["events"]);
 }
 
