@@ -21,7 +21,11 @@ const serverBinary = process.env.MANCALA_SERVER;
 const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mancala-accounts-')), 'games.db');
 let server, browser;
 before(async () => { server = await startServer({ db }); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  fs.rmSync(path.dirname(db), { recursive: true, force: true });  // its accounts stay nowhere
+});
 
 const text = (page, testid) => page.getByTestId(testid).first().textContent();
 const storedIdentity = (page) => page.evaluate(() => localStorage.getItem('mancala.identity'));
