@@ -18,7 +18,8 @@
 // one, or with --split the second on the next address, so that its moves are forwarded to the
 // room's owner). --pin runs the server (and the echo server) on
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
-// share of the cores.
+// share of the cores. --floor adds the floor server (floor_server.hpp) to every round: the
+// least a durable move costs on this machine, mancala-server's overhead being the gap.
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -49,6 +50,7 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "floor_server.hpp"
 #include "mancala/match.hpp"
 #include "mancala/record_text.hpp"
 #include "pg_connection.hpp"
@@ -83,6 +85,7 @@ struct Options {
   std::string connect;  // --connect host:port[,host:port…]: servers started elsewhere, none started here
   bool split = false;   // --split: a room's second player on the next --connect address (forwarded)
   double half_rate = 0;  // --half-rate: the "half load" at this many moves/s, for comparing two builds
+  bool floor = false;    // --floor: each round also runs the floor server (floor_server.hpp)
 };
 
 // Where a generator connection goes: a server this process started (on loopback), or one given
@@ -351,17 +354,22 @@ MoveReply scan_update(std::string_view text) {
   return reply;
 }
 
+// What a generator's tables talk to: mancala-server (Cups games), the bare echo server (the
+// move comes back), or the floor server (the move is stored, then sent to both players).
+enum class Peer { mancala, echo, floor };
+
 // Two players and one move in flight.
 class Table {
  public:
   // The creator (whose process owns the room) on `address`, the joiner on `joiner_address`.
-  Table(net::io_context& io, const Address& address, const Address& joiner_address, bool echo, Measure& measure,
+  Table(net::io_context& io, const Address& address, const Address& joiner_address, Peer peer, Measure& measure,
         double pace_seconds, unsigned seed)
-      : echo_(echo), measure_(measure), pace_(pace_seconds), timer_(io), rng_(seed) {
+      : peer_(peer), measure_(measure), pace_(pace_seconds), timer_(io), rng_(seed) {
     for (int i = 0; i < 2; ++i) players_.push_back(std::make_unique<Connection>(io, i == 0 ? address : joiner_address));
     for (int i = 0; i < 2; ++i)
       players_[static_cast<std::size_t>(i)]->start([this](std::string_view text) { on_message(text); });
-    if (echo_) room_ = "echo-room";
+    if (peer_ == Peer::echo) room_ = "echo-room";
+    if (peer_ == Peer::floor) room_ = "floor-" + std::to_string(seed);
   }
   void start() {
     // Paced rooms start at random points of their interval: started together they would stay
@@ -369,9 +377,13 @@ class Table {
     if (pace_ > 0)
       last_sent_ = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                                       pace_ * std::uniform_real_distribution<double>(0, 1)(rng_)));
-    if (echo_) {
+    if (peer_ == Peer::echo) {
       ++measure_.ready;
       return next_move();
+    }
+    if (peer_ == Peer::floor) {
+      for (auto& player : players_) player->send(R"({"type":"join","id":"j","room":")" + room_ + "\"}");
+      return;
     }
     players_[0]->send(R"({"type":"hello","id":"h","name":"Load A"})");
     players_[1]->send(R"({"type":"hello","id":"h","name":"Load B"})");
@@ -387,8 +399,13 @@ class Table {
   }
 
   void on_message(std::string_view text) {
+    if (peer_ == Peer::floor && text.starts_with(R"({"type":"joined")")) {
+      if (++joined_ < 2) return;
+      ++measure_.ready;
+      return next_move();
+    }
     if (!is_reply(text)) return;
-    if (echo_) return on_acknowledged();
+    if (peer_ != Peer::mancala) return on_acknowledged();
     if (text.starts_with(R"({"type":"error")")) throw std::runtime_error("the server refused: " + std::string(text));
     if (text.starts_with(R"({"type":"update","id":"m")")) {
       reply_ = scan_update(text);
@@ -418,7 +435,7 @@ class Table {
       measure_.latencies_us.push_back(rtt);
       ++measure_.completed;
     }
-    if (!echo_ && reply_.over) return new_game();
+    if (peer_ == Peer::mancala && reply_.over) return new_game();
     next_move();
   }
 
@@ -438,7 +455,7 @@ class Table {
   void send_move() {
     std::string token = "c1";
     int mover = static_cast<int>(version_ % 2);
-    if (!echo_) {
+    if (peer_ == Peer::mancala) {
       token = reply_.legal.at(std::uniform_int_distribution<std::size_t>(0, reply_.legal.size() - 1)(rng_));
       mover = reply_.to_move;
     }
@@ -450,12 +467,13 @@ class Table {
     move += R"(,"tokens":")";
     move += token;
     move += "\"}";
-    if (echo_) ++version_;
+    if (peer_ != Peer::mancala) ++version_;
     last_sent_ = sent_ = Clock::now();
     players_.at(static_cast<std::size_t>(mover))->send(std::move(move));
   }
 
-  bool echo_;
+  Peer peer_;
+  int joined_ = 0;  // the floor's join answers
   Measure& measure_;
   double pace_;
   net::steady_timer timer_;
@@ -586,14 +604,14 @@ double percentile(std::vector<double>& sorted, double p) {
 // Runs N tables against `port` for a warm-up second and then `seconds` of measurement, with
 // `bot_rooms` games against the computer beside them (not measured).
 // Room i goes to addresses[i % n], both its players with it.
-Result run_on(const std::vector<Address>& addresses, bool echo, const Options& options, double pace_seconds,
+Result run_on(const std::vector<Address>& addresses, Peer peer, const Options& options, double pace_seconds,
               int bot_rooms = 0) {
   net::io_context io;
   Measure measure;
   const auto address = [&](int i) -> const Address& { return addresses[static_cast<std::size_t>(i) % addresses.size()]; };
   std::vector<std::unique_ptr<Table>> tables;
   for (int i = 0; i < options.rooms; ++i)
-    tables.push_back(std::make_unique<Table>(io, address(i), address(options.split ? i + 1 : i), echo, measure,
+    tables.push_back(std::make_unique<Table>(io, address(i), address(options.split ? i + 1 : i), peer, measure,
                                              pace_seconds, static_cast<unsigned>(i + 1)));
   std::vector<std::unique_ptr<BotTable>> bot_tables;
   for (int i = 0; i < bot_rooms; ++i)
@@ -635,8 +653,8 @@ Result run_on(const std::vector<Address>& addresses, bool echo, const Options& o
 }
 
 // Against a server started by this process (or the in-process echo server) on loopback.
-Result run(unsigned short port, bool echo, const Options& options, double pace_seconds, int bot_rooms = 0) {
-  return run_on({Address{"127.0.0.1", port}}, echo, options, pace_seconds, bot_rooms);
+Result run(unsigned short port, Peer peer, const Options& options, double pace_seconds, int bot_rooms = 0) {
+  return run_on({Address{"127.0.0.1", port}}, peer, options, pace_seconds, bot_rooms);
 }
 
 void print(const char* what, const Result& result) {
@@ -860,8 +878,25 @@ double p99_limit_us(double echo_p99_us, const SyncFigures& sync) { return (echo_
 
 struct Round {
   Result server_full, server_half, echo_full, echo_half;
+  Result floor_full, floor_half;  // with --floor
   SyncFigures sync;
 };
+
+// The floor server at full load and at the server's half-load pace, on a database in `dir`.
+void run_floor(const Options& options, const std::filesystem::path& dir, double pace, Round& round) {
+  {
+    const mancala::bench::FloorServer floor(options.server_threads, options.pin ? kServerCore : -1, dir / "floor.db");
+    round.floor_full = run(floor.port(), Peer::floor, options, 0);
+    print("floor server, full load", round.floor_full);
+    std::printf("    CPU per move: floor server %.0f us, generator %.0f us\n", round.floor_full.in_process_server_cpu_us,
+                round.floor_full.generator_cpu_us);
+    print_histogram(round.floor_full);
+    round.floor_half = run(floor.port(), Peer::floor, options, pace);
+    print("floor server, same half load", round.floor_half);
+    print_histogram(round.floor_half);
+  }
+  ::sync();
+}
 
 // mancala-server at full and half load, then the echo server at the same loads.
 Round run_round(const Options& options) {
@@ -873,7 +908,7 @@ Round run_round(const Options& options) {
     ServerProcess server(options, database.url());
     const double cpu_before = server.cpu_seconds();
     const ServerFigures before = read_server_figures(server.port());
-    round.server_full = run(server.port(), false, options, 0);
+    round.server_full = run(server.port(), Peer::mancala, options, 0);
     const double cpu_used = server.cpu_seconds() - cpu_before;
     const ServerFigures after_full = read_server_figures(server.port());
     print("mancala-server, full load", round.server_full);
@@ -885,7 +920,7 @@ Round run_round(const Options& options) {
     // Half load: each room paced so that all together make half the full-load rate. Two builds
     // of different speeds get different half loads; --half-rate gives both the same one.
     pace = options.rooms / (options.half_rate > 0 ? options.half_rate : round.server_full.per_second / 2);
-    round.server_half = run(server.port(), false, options, pace);
+    round.server_half = run(server.port(), Peer::mancala, options, pace);
     print("mancala-server, half load", round.server_half);
     print_histogram(round.server_half);
     print_server_figures(read_server_figures(server.port()) - after_full);
@@ -897,13 +932,14 @@ Round run_round(const Options& options) {
   round.sync = measure_fdatasync(dir);
   std::printf("fdatasync of a 4 KiB append in %s: p50 %.0f us, p99 %.0f us\n", dir.c_str(), round.sync.p50_us,
               round.sync.p99_us);
+  if (options.floor) run_floor(options, dir, pace, round);
   std::filesystem::remove_all(dir);
   EchoServer echo(options.server_threads, options.pin ? kServerCore : -1);
-  round.echo_full = run(echo.port(), true, options, 0);
+  round.echo_full = run(echo.port(), Peer::echo, options, 0);
   print("echo server, full load", round.echo_full);
   std::printf("    CPU per message: echo server %.0f us, generator %.0f us\n",
               round.echo_full.in_process_server_cpu_us, round.echo_full.generator_cpu_us);
-  round.echo_half = run(echo.port(), true, options, pace);
+  round.echo_half = run(echo.port(), Peer::echo, options, pace);
   print("echo server, same half load", round.echo_half);
   return round;
 }
@@ -985,7 +1021,7 @@ double run_beside_analyses(unsigned short port, const Options& options, double p
   double positions = 0;
   {
     const AnalysisLoad analyses(port, options.analyses);
-    with_analyses = run(port, false, options, pace, options.bot_rooms);
+    with_analyses = run(port, Peer::mancala, options, pace, options.bot_rooms);
     positions = analyses.positions();
   }
   print("with analyses, half load", with_analyses);
@@ -1005,20 +1041,20 @@ double run_impact_round(const Options& options) {
   {
     const ScratchDatabase database(options, dir);
     ServerProcess server(options, database.url());
-    const Result full = run(server.port(), false, options, 0);
+    const Result full = run(server.port(), Peer::mancala, options, 0);
     print("rooms alone, full load", full);
     const double pace = options.rooms / (full.per_second / 2);
-    const Result alone = run(server.port(), false, options, pace);
+    const Result alone = run(server.port(), Peer::mancala, options, pace);
     print("rooms alone, half load", alone);
     const ServerFigures before = read_server_figures(server.port());
-    const Result with_bots = run(server.port(), false, options, pace, options.bot_rooms);
+    const Result with_bots = run(server.port(), Peer::mancala, options, pace, options.bot_rooms);
     const ServerFigures during = read_server_figures(server.port()) - before;
     print("with bot games, half load", with_bots);
     std::printf("    bot moves: %.0f (%.1f /s), mean think %.1f ms\n", during.bot_moves,
                 during.bot_moves / (options.seconds + 1),
                 1000 * during.bot_think_seconds / std::max(1.0, during.bot_thinks));
     print_histogram(with_bots);
-    const Result full_with_bots = run(server.port(), false, options, 0, options.bot_rooms);
+    const Result full_with_bots = run(server.port(), Peer::mancala, options, 0, options.bot_rooms);
     print("with bot games, full load", full_with_bots);
     ratio = with_bots.p99_us / alone.p99_us;
     std::printf("    p99 at half load: with bots / alone = %.2f; moves/s at full load: with bots / alone = %.2f\n",
@@ -1057,7 +1093,7 @@ int run_capacity_round(const Options& options) {
     {
       const ScratchDatabase database(step, dir);
       ServerProcess server(step, database.url());
-      result = run(server.port(), false, step, room_interval);
+      result = run(server.port(), Peer::mancala, step, room_interval);
       std::printf("%6d players: %8.0f moves/s (due %.0f)   p50 %7.0f us   p99 %7.0f us   server RSS %.0f MiB\n", players,
                   result.per_second, step.rooms / room_interval, result.p50_us, result.p99_us, server.rss_kib() / 1024);
     }
@@ -1155,14 +1191,14 @@ int run_connected(const Options& options) {
     std::printf("-- round %d\n", round);
     std::vector<ServerFigures> before;
     for (const auto& address : addresses) before.push_back(read_server_figures(address));
-    const Result full = run_on(addresses, false, options, 0);
+    const Result full = run_on(addresses, Peer::mancala, options, 0);
     print("full load", full);
     for (std::size_t i = 0; i < addresses.size(); ++i) {
       std::printf("  %s\n", addresses[i].text().c_str());
       print_server_figures(read_server_figures(addresses[i]) - before[i]);
     }
     print_histogram(full);
-    const Result half = run_on(addresses, false, options, options.rooms / (full.per_second / 2));
+    const Result half = run_on(addresses, Peer::mancala, options, options.rooms / (full.per_second / 2));
     print("half load", half);
     per_second.push_back(full.per_second);
     p99_full.push_back(full.p99_us);
@@ -1183,6 +1219,10 @@ Options parse(int argc, char** argv) {
     }
     if (flag == "--split") {
       options.split = true;
+      continue;
+    }
+    if (flag == "--floor") {
+      options.floor = true;
       continue;
     }
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
@@ -1238,7 +1278,7 @@ int main(int argc, char** argv) {
               << "\nusage: mancala-loadgen [--server PATH] [--pin] [--rooms N] [--seconds S] [--threads T] [--rounds R]\n"
                  "                       [--bot-rooms N [--bot-level L] [--bot-threads T] [--bot-priority idle|normal]\n"
                  "                       [--bot-budget adaptive|full]] [--analyses N] [--capacity MAX_PLAYERS]\n"
-                 "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S]\n"
+                 "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S] [--floor]\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
@@ -1250,7 +1290,7 @@ int main(int argc, char** argv) {
     if (options.idle > 0) return run_idle(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",
                 options.rooms, options.seconds, options.server_threads, options.pin ? ", pinned" : "", options.rounds);
-    std::vector<double> ratios, p99s, limits;
+    std::vector<double> ratios, p99s, limits, floor_ratios, of_floor, floor_p99s;
     for (int round = 1; round <= options.rounds; ++round) {
       std::printf("-- round %d\n", round);
       const Round figures = run_round(options);
@@ -1261,12 +1301,24 @@ int main(int argc, char** argv) {
                   "((echo %.2f + fdatasync %.2f) x 1.5 + 1)\n",
                   ratios.back(), p99s.back() / 1000, limits.back() / 1000, figures.echo_half.p99_us / 1000,
                   figures.sync.p99_us / 1000);
+      if (options.floor) {
+        floor_ratios.push_back(figures.floor_full.per_second / figures.echo_full.per_second);
+        of_floor.push_back(figures.server_full.per_second / figures.floor_full.per_second);
+        floor_p99s.push_back(figures.floor_half.p99_us);
+        std::printf("    floor moves/s / echo messages/s = %.2f; mancala-server / floor = %.2f; "
+                    "floor p99 at half load %.2f ms\n",
+                    floor_ratios.back(), of_floor.back(), floor_p99s.back() / 1000);
+      }
     }
     // Rounds alternate the two servers, so a machine whose speed drifts (a shared VM) moves both.
     std::printf("median of %d rounds: durable moves/s / echo messages/s = %.2f (goal >= %s), "
                 "p99 at half load %.2f ms against a limit of %.2f ms\n",
                 options.rounds, median(ratios), options.pin ? "0.40 pinned" : "0.45", median(p99s) / 1000,
                 median(limits) / 1000);
+    if (options.floor)
+      std::printf("median of %d rounds: floor moves/s / echo messages/s = %.2f, mancala-server / floor = %.2f, "
+                  "floor p99 at half load %.2f ms\n",
+                  options.rounds, median(floor_ratios), median(of_floor), median(floor_p99s) / 1000);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "mancala-loadgen: " << e.what() << "\n";
