@@ -16,6 +16,6 @@ for game in cups njaka duovallis; do
     "$server" --port "$port" --db "$work/$game.db" --rate-limit 1000000 --log-level warn > /dev/null &
   pid=$!
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-  node --experimental-websocket --no-warnings "$here/alloc_moves.mjs" "$port" "$game" '{}' 100 1000 "$work/allocs"
+  node --experimental-websocket --no-warnings "$here/alloc_moves.mjs" "$port" "$game" '{}' 100 1000 "cat $work/allocs"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
