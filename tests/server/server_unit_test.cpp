@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "clock.hpp"
 #include "config.hpp"
 #include "database.hpp"
 #include "group_commit_writer.hpp"
@@ -77,6 +78,15 @@ TEST(ArrivalClock, BacklogKeepsTheTimeItWasSeen) {
     EXPECT_EQ(clock.stamp(kFrame, 0, start + std::chrono::seconds(i)), start) << "frame " << i;
   const SteadyTime later = start + std::chrono::seconds(10);
   EXPECT_EQ(clock.stamp(kFrame, 0, later), later) << "the backlog is used up: a new frame is timed when read";
+}
+
+TEST(FormatUtc, WritesIso8601WithMilliseconds) {
+  using namespace std::chrono;
+  const auto at = [](sys_days day, milliseconds since_midnight) { return SystemTime(day) + since_midnight; };
+  EXPECT_EQ(format_utc(at(1970y / 1 / 1, 0ms)), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(format_utc(at(2024y / 2 / 29, 23h + 59min + 59s + 999ms)), "2024-02-29T23:59:59.999Z");
+  EXPECT_EQ(format_utc(at(2026y / 11 / 29, 8h + 53min + 17s + 42ms)), "2026-11-29T08:53:17.042Z");
+  EXPECT_EQ(format_utc(at(2026y / 12 / 31, 10h + 5min + 7s + 300ms) + 999us), "2026-12-31T10:05:07.300Z");
 }
 
 TEST(Utf8, OnlyWellFormedTextPasses) {
