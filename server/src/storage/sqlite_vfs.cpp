@@ -184,6 +184,10 @@ int open(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* handle, int flags, i
 }
 
 void register_vfs() {
+  // Before SQLite initialises (the lookup below does): no memory statistics, which nothing reads
+  // and which take a process-wide mutex on every allocation SQLite makes. Refused (and harmless)
+  // if something opened a database before this.
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   g_base = sqlite3_vfs_find(nullptr);
   if (!g_base || g_base->iVersion < 3) throw std::runtime_error("SQLite has no default VFS of version 3");
   g_vfs = *g_base;  // every call but opening goes to the platform's VFS, which ignores pVfs's name
