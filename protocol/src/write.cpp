@@ -60,31 +60,6 @@ Json to_json(const RoomSummary& summary) {
               {"created", summary.created}, {"rated", summary.rated}};
 }
 
-Json to_json(const RoomView& room) {
-  Json out = {{"id", room.summary.id},
-              {"game", room.summary.game},
-              {"options", room.summary.options},
-              {"grace_seconds", room.grace_seconds},
-              {"private", room.is_private},
-              {"rated", room.summary.rated}};
-  if (!room.invite.empty()) out["invite"] = room.invite;
-  Json summary = to_json(room.summary);
-  out["status"] = room.summary.status;
-  out["seats"] = std::move(summary["seats"]);
-  out["spectators"] = room.summary.spectators;
-  out["time_control"] = room.summary.time_control;
-  out["version"] = room.version;
-  out["state"] = room.state;
-  out["clock"] = room.clock;
-  if (!room.rematch.empty()) out["rematch"] = room.rematch;
-  out["host_id"] = room.host_id.empty() ? Json() : Json(room.host_id);
-  out["spectator_chat"] = room.spectator_chat;
-  Json chat = Json::array();
-  for (const auto& line : room.chat) chat.push_back(to_json(line));
-  out["chat"] = std::move(chat);
-  return out;
-}
-
 Json to_json(const ChatLine& line) {
   return Json{{"channel", line.channel}, {"player_id", line.player_id}, {"name", line.name},
               {"text", line.text},       {"at", line.at}};
@@ -119,9 +94,28 @@ std::string write_welcome(const RequestId& id, std::string_view player_id, std::
 }
 
 std::string write_room(const RequestId& id, const RoomView& room) {
-  Json out = message("room", id);
-  out["room"] = to_json(room);
-  return to_json_text(out);
+  // Written field by field around the state's text, as an update is: every join and every
+  // game's start sends one to each member.
+  std::string text;
+  text.reserve(512 + room.state.size());
+  JsonWriter out(text);
+  begin_message(out, "room", id);
+  const RoomSummary& summary = room.summary;
+  out.key("room").begin_object().field("id", summary.id).field("game", summary.game);
+  out.key("options").tree(summary.options).field("grace_seconds", room.grace_seconds);
+  out.field("private", room.is_private).field("rated", summary.rated);
+  if (!room.invite.empty()) out.field("invite", room.invite);
+  out.field("status", summary.status).key("seats").begin_array();
+  for (const auto& seat : summary.seats) out.tree(seat_json(seat));
+  out.end_array().field("spectators", summary.spectators).key("time_control").tree(summary.time_control);
+  out.field("version", room.version).key("state").raw(room.state).key("clock").tree(room.clock);
+  if (!room.rematch.empty()) out.field("rematch", room.rematch);
+  out.key("host_id");
+  room.host_id.empty() ? out.null() : out.value(room.host_id);
+  out.field("spectator_chat", room.spectator_chat).key("chat").begin_array();
+  for (const auto& line : room.chat) out.tree(to_json(line));
+  out.end_array().end_object().end_object();
+  return text;
 }
 
 std::string write_rooms(const RequestId& id, const std::vector<RoomSummary>& rooms) {

@@ -247,6 +247,12 @@ TEST(Write, RoomMessagesCarryTheClockAndTheRematch) {
   EXPECT_EQ(room["clock"], view.clock);
   EXPECT_EQ(room["rematch"], "r2");
   EXPECT_FALSE(Json::parse(write_room({}, RoomView{}))["room"].contains("rematch"));
+  view.state = R"({"to_move":1,"clock":{"running":0}})";
+  EXPECT_EQ(Json::parse(write_room({}, view))["room"]["state"], Json::parse(view.state)) << "the state's text, as it is";
+  EXPECT_EQ(write_room(std::int64_t{4}, RoomView{}),
+            R"({"type":"room","id":4,"room":{"id":"","game":"","options":null,"grace_seconds":0,"private":false,)"
+            R"("rated":false,"status":"","seats":[],"spectators":0,"time_control":null,"version":0,"state":null,)"
+            R"("clock":null,"host_id":null,"spectator_chat":true,"chat":[]}})");
   EXPECT_EQ(Json::parse(write_rematch("r", {0, 2})), (Json{{"type", "rematch"}, {"room", "r"}, {"seats", {0, 2}}}));
 }
 

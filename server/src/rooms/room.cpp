@@ -1013,10 +1013,7 @@ protocol::RoomView Room::view(bool with_invite, bool seated) const {
   if (with_invite) out.invite = meta_.invite;
   out.version = version_;
   out.clock = clock_.view();
-  if (status() != RoomStatus::waiting) {
-    out.state = match_.state();
-    out.state["clock"] = out.clock;
-  }
+  if (status() != RoomStatus::waiting) out.state = protocol::write_state(match_, out.clock);
   out.rematch = rematch_.room();
   out.host_id = meta_.host_id;
   out.spectator_chat = meta_.spectator_chat;

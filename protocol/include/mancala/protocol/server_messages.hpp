@@ -58,7 +58,7 @@ struct RoomView {
   bool is_private = false;
   std::string invite;
   std::int64_t version = 0;
-  Json state;  // null while the room waits for players
+  std::string state = "null";  // the state view as JSON text, its clock included (`write_state`); null while the room waits
   // {"remaining_ms":[…],"running":seat|null,"as_of":ISO}; null when the game has no clock.
   Json clock;
   std::string rematch;  // the id of the rematch's room, once it exists
@@ -108,7 +108,6 @@ std::string write_presence(std::string_view room, int seat, bool connected,
                            std::string_view grace_until);
 
 Json to_json(const RoomSummary& summary);
-Json to_json(const RoomView& room);
 
 // The request a server message answers: its `id`, or nothing for an unsolicited message (and for
 // text that is not a message).
