@@ -1,26 +1,17 @@
 #include "mancala/json.hpp"
 
 #include <charconv>
+#include <cstring>
 
 namespace mancala {
 namespace {
 
-bool is_plain_ascii(const std::string& text) {
+bool is_plain_ascii(std::string_view text) {
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte >= 0x7f || c == '"' || c == '\\') return false;
   }
   return true;
-}
-
-void append_string(std::string& out, const std::string& text) {
-  if (!is_plain_ascii(text)) {
-    out += Json(text).dump();
-    return;
-  }
-  out += '"';
-  out += text;
-  out += '"';
 }
 
 template <class Integer>
@@ -46,7 +37,7 @@ void append_json(std::string& out, const Json& value) {
     case Type::number_unsigned:
       return append_integer(out, *value.get_ptr<const Json::number_unsigned_t*>());
     case Type::string:
-      return append_string(out, value.get_ref<const std::string&>());
+      return append_json_string(out, value.get_ref<const std::string&>());
     case Type::array: {
       out += '[';
       bool first = true;
@@ -62,10 +53,8 @@ void append_json(std::string& out, const Json& value) {
       out += '{';
       bool first = true;
       for (const auto& [key, element] : value.get_ref<const Json::object_t&>()) {
-        if (!first) out += ',';
+        append_json_string(out, key, first ? '\0' : ',', ':');
         first = false;
-        append_string(out, key);
-        out += ':';
         append_json(out, element);
       }
       out += '}';
@@ -74,6 +63,31 @@ void append_json(std::string& out, const Json& value) {
     default:  // floating point and binary: rare, and their exact format is nlohmann's
       out += value.dump();
   }
+}
+
+void append_json_string(std::string& out, std::string_view text, char before, char after) {
+  const bool plain = is_plain_ascii(text);
+  char piece[80];
+  if (plain && text.size() + 4 <= sizeof piece) {
+    std::size_t size = 0;
+    if (before) piece[size++] = before;
+    piece[size++] = '"';
+    std::memcpy(piece + size, text.data(), text.size());
+    size += text.size();
+    piece[size++] = '"';
+    if (after) piece[size++] = after;
+    out.append(piece, size);
+    return;
+  }
+  if (before) out += before;
+  if (plain) {
+    out += '"';
+    out += text;
+    out += '"';
+  } else {
+    out += Json(std::string(text)).dump();  // escaped, and refused if not UTF-8, by nlohmann
+  }
+  if (after) out += after;
 }
 
 std::string to_json_text(const Json& value) {

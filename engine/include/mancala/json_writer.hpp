@@ -28,9 +28,7 @@ class JsonWriter {
 
   // An object's key; its value follows.
   JsonWriter& key(std::string_view name) {
-    separate();
-    write_string(name);
-    out_ += ':';
+    append_json_string(out_, name, comma_ ? ',' : '\0', ':');
     comma_ = false;
     return *this;
   }
@@ -41,15 +39,19 @@ class JsonWriter {
   template <std::integral Integer>
     requires(!std::same_as<Integer, bool>)
   JsonWriter& value(Integer number) {
-    return emit([&] {
-      char digits[24];
-      // Small unsigned types (std::uint8_t) are numbers here, as they are to nlohmann.
-      const auto end = std::to_chars(digits, digits + sizeof digits, +number).ptr;
-      out_.append(digits, end);
-    });
+    char text[25];  // the comma and the digits, appended at once
+    std::size_t size = 0;
+    if (comma_) text[size++] = ',';
+    // Small unsigned types (std::uint8_t) are numbers here, as they are to nlohmann.
+    const auto end = std::to_chars(text + size, text + sizeof text, +number).ptr;
+    out_.append(text, end);
+    comma_ = true;
+    return *this;
   }
   JsonWriter& value(std::string_view text) {
-    return emit([&] { write_string(text); });
+    append_json_string(out_, text, comma_ ? ',' : '\0');
+    comma_ = true;
+    return *this;
   }
   JsonWriter& value(const char* text) { return value(std::string_view(text)); }
   JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }
@@ -102,21 +104,6 @@ class JsonWriter {
     comma_ = true;
     return *this;
   }
-  // Plain printable ASCII (every key and nearly every value of ours) is copied whole; anything
-  // else is escaped by nlohmann, which also refuses invalid UTF-8 as dump() does.
-  void write_string(std::string_view text) {
-    for (const char c : text) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte < 0x20 || byte >= 0x7f || c == '"' || c == '\\') {
-        append_json(out_, Json(std::string(text)));
-        return;
-      }
-    }
-    out_ += '"';
-    out_ += text;
-    out_ += '"';
-  }
-
   std::string& out_;
   bool comma_ = false;
 };
