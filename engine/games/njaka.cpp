@@ -305,7 +305,7 @@ TurnEnd sow(NjakaState& s, Seat p, int hole, LoopGuard<NjakaBoard>* guard, TurnL
 // ---- setup -----------------------------------------------------------------------------------
 
 Njaka::Njaka(const GameSetup& setup)
-    : finished_(std::make_shared<const std::vector<NjakaRound>>()),
+    : finished_(std::make_shared<const FinishedRounds>()),
       options_(std::make_shared<const Json>(setup.options)) {
   const Json& o = setup.options;
   s_.players = o.at("players").get<int>();
@@ -611,9 +611,18 @@ void Njaka::end_round(NjakaRoundEnd reason, Events* events) {
 }
 
 void Njaka::archive_round(Events* events) {
-  auto rounds = std::make_shared<std::vector<NjakaRound>>(*finished_);
-  rounds->push_back(s_.current);
-  finished_ = std::move(rounds);
+  auto finished = std::make_shared<FinishedRounds>(*finished_);
+  finished->rounds.push_back(s_.current);
+  finished->text = json_text([&](JsonWriter& out) {
+    out.begin_array();
+    for (const NjakaRound& r : finished->rounds) {
+      out.begin_object();
+      write_round_fields(out, r, s_.players, s_.target);
+      out.end_object();
+    }
+    out.end_array();
+  });
+  finished_ = std::move(finished);
   if (events) {
     events->push_back(json_tree([&](JsonWriter& out) {
       out.begin_object().field("event", "round_end");
@@ -708,15 +717,7 @@ void Njaka::write_board(JsonWriter& out) const {
 
 void Njaka::write_scores(JsonWriter& out) const { out.array(seat_list(s_.players, s_.sets)); }
 
-void Njaka::write_rounds(JsonWriter& out) const {
-  out.begin_array();
-  for (const NjakaRound& r : *finished_) {
-    out.begin_object();
-    write_round_fields(out, r, s_.players, s_.target);
-    out.end_object();
-  }
-  out.end_array();
-}
+void Njaka::write_rounds(JsonWriter& out) const { out.raw(finished_->text); }
 
 // Best first, ties sharing a group: the winner, the seats still in play by sets, then the seats
 // that left the match, the latest first (NJ-14, clarification 15).

@@ -103,7 +103,7 @@ class Njaka final : public Game {
   static Njaka from_position(const Json& options, std::span<const int> position, Seat to_move);
 
   const NjakaState& state() const { return s_; }
-  const std::vector<NjakaRound>& finished_rounds() const { return *finished_; }
+  const std::vector<NjakaRound>& finished_rounds() const { return finished_->rounds; }
 
   std::unique_ptr<Game> clone() const override { return std::make_unique<Njaka>(*this); }
   void legal(DecisionList& out) const override;
@@ -120,7 +120,7 @@ class Njaka final : public Game {
   void write_board(JsonWriter& out) const override;
   void write_scores(JsonWriter& out) const override;
   void write_rounds(JsonWriter& out) const override;
-  std::size_t rounds_played() const override { return finished_->size(); }
+  std::size_t rounds_played() const override { return finished_->rounds.size(); }
   Json result() const override;
   void outcome(std::span<double> out) const override;
   void material(std::span<int> out) const override;
@@ -147,7 +147,13 @@ class Njaka final : public Game {
 
   NjakaState s_;
   PositionHistory history_;  // positions at turn starts in this round (C6, clarification 10)
-  std::shared_ptr<const std::vector<NjakaRound>> finished_;  // shared: copies stay cheap
+  // The rounds played, and their records as every state view writes them: written once when a
+  // round ends, where writing them again with every move was a twelfth of a Njaka move.
+  struct FinishedRounds {
+    std::vector<NjakaRound> rounds;
+    std::string text = "[]";
+  };
+  std::shared_ptr<const FinishedRounds> finished_;  // shared: copies stay cheap
   std::shared_ptr<const Json> options_;
 };
 
