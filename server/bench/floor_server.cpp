@@ -1,7 +1,5 @@
 #include "floor_server.hpp"
 
-#include <sched.h>
-
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -17,6 +15,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "database.hpp"
+#include "loopback_listener.hpp"
 
 namespace mancala::bench {
 namespace {
@@ -26,14 +25,6 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 using error_code = beast::error_code;
-
-void pin_to(int core) {
-  if (core < 0) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(core, &set);
-  sched_setaffinity(0, sizeof set, &set);
-}
 
 class Session;
 
@@ -152,7 +143,7 @@ class Writer {
     db_->execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0");
     db_->execute("CREATE TABLE moves (room INTEGER, version INTEGER, text TEXT NOT NULL, PRIMARY KEY (room, version))");
     thread_ = std::thread([this, core] {
-      pin_to(core);
+      if (core >= 0) pin_to_core(core);
       loop();
     });
   }
@@ -231,33 +222,16 @@ void Session::on_message(std::string_view text) {
 
 struct FloorServer::Impl {
   Impl(int threads, int core, const std::filesystem::path& database)
-      : io(threads), acceptor(io, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)), writer(database, rooms, core) {
-    accept();
-    for (int i = 0; i < threads; ++i)
-      workers.emplace_back([this, core] {
-        pin_to(core);
-        io.run();
-      });
+      : listener(threads, core), writer(database, rooms, core) {
+    listener.serve([this](tcp::socket&& socket) { std::make_shared<Session>(std::move(socket), rooms, writer)->run(); });
   }
-  ~Impl() {
-    io.stop();
-    for (auto& worker : workers) worker.join();
-  }
+  // The network threads stop first (nothing submits to the writer after), then the writer lets
+  // go of its sessions while their io_context still exists.
+  ~Impl() { listener.stop(); }
 
-  void accept() {
-    acceptor.async_accept(net::make_strand(io), [this](error_code error, tcp::socket socket) {
-      if (error) return;
-      socket.set_option(tcp::no_delay(true));
-      std::make_shared<Session>(std::move(socket), rooms, writer)->run();
-      accept();
-    });
-  }
-
-  net::io_context io;
-  tcp::acceptor acceptor;
   Rooms rooms;
+  LoopbackListener listener;
   Writer writer;
-  std::vector<std::thread> workers;
 };
 
 FloorServer::FloorServer(int threads, int core, const std::filesystem::path& database)
@@ -265,6 +239,6 @@ FloorServer::FloorServer(int threads, int core, const std::filesystem::path& dat
 
 FloorServer::~FloorServer() = default;
 
-unsigned short FloorServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+unsigned short FloorServer::port() const { return impl_->listener.port(); }
 
 }  // namespace mancala::bench

@@ -21,7 +21,6 @@
 // share of the cores. --floor adds the floor server (floor_server.hpp) to every round: the
 // least a durable move costs on this machine, mancala-server's overhead being the gap.
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,6 +50,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floor_server.hpp"
+#include "loopback_listener.hpp"
 #include "mancala/match.hpp"
 #include "mancala/record_text.hpp"
 #include "pg_connection.hpp"
@@ -119,13 +119,7 @@ std::vector<Address> parse_addresses(const std::string& list) {
 constexpr int kServerCore = 0;
 constexpr int kGeneratorCore = 1;
 
-// Pins the calling thread (and the threads it starts later) to one core.
-void pin_to_core(int core) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(core, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) throw std::runtime_error("sched_setaffinity failed");
-}
+using mancala::bench::pin_to_core;
 
 // ---- the bare echo server --------------------------------------------------------------
 
@@ -158,32 +152,13 @@ class EchoSession : public std::enable_shared_from_this<EchoSession> {
 class EchoServer {
  public:
   // `core`: the core its threads run on (-1: any).
-  EchoServer(int threads, int core) : io_(threads), acceptor_(io_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
-    accept();
-    for (int i = 0; i < threads; ++i)
-      threads_.emplace_back([this, core] {
-        if (core >= 0) pin_to_core(core);
-        io_.run();
-      });
+  EchoServer(int threads, int core) : listener_(threads, core) {
+    listener_.serve([](tcp::socket&& socket) { std::make_shared<EchoSession>(std::move(socket))->run(); });
   }
-  ~EchoServer() {
-    io_.stop();
-    for (auto& thread : threads_) thread.join();
-  }
-  unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  unsigned short port() const { return listener_.port(); }
 
  private:
-  void accept() {
-    acceptor_.async_accept(net::make_strand(io_), [this](error_code error, tcp::socket socket) {
-      if (error) return;
-      socket.set_option(tcp::no_delay(true));
-      std::make_shared<EchoSession>(std::move(socket))->run();
-      accept();
-    });
-  }
-  net::io_context io_;
-  tcp::acceptor acceptor_;
-  std::vector<std::thread> threads_;
+  mancala::bench::LoopbackListener listener_;
 };
 
 // ---- the mancala-server process --------------------------------------------------------
