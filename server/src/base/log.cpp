@@ -28,7 +28,8 @@ std::string format_utc(SystemTime time) {
   // Written digit by digit: snprintf took ten times as long, and every move's row carries one.
   char text[] = "0000-00-00T00:00:00.000Z";
   const auto put = [&text](std::size_t at, long value, int digits) {
-    for (int i = digits - 1; i >= 0; --i, value /= 10) text[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+    for (int i = digits - 1; i >= 0; --i, value /= 10)
+      text[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
   };
   put(0, utc.tm_year + 1900, 4);
   put(5, utc.tm_mon + 1, 2);

@@ -58,7 +58,8 @@ struct RoomView {
   bool is_private = false;
   std::string invite;
   std::int64_t version = 0;
-  std::string state = "null";  // the state view as JSON text, its clock included (`write_state`); null while the room waits
+  // The state view as JSON text, its clock included (`write_state`); null while the room waits.
+  std::string state = "null";
   // {"remaining_ms":[…],"running":seat|null,"as_of":ISO}; null when the game has no clock.
   Json clock;
   std::string rematch;  // the id of the rematch's room, once it exists
