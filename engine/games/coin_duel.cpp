@@ -661,13 +661,12 @@ bool CoinDuel::capture(int landing) {
 // with the coin, goes into the hand for the next lap (D-5).
 CoinDuel::LapResult CoinDuel::land(std::size_t x, Landing landing) {
   const auto p = static_cast<std::size_t>(s_.to_move);
-  Coins& landed = s_.cups[p][static_cast<std::size_t>(landing.cup - 1)];
   switch (landing.end) {
-    case LapEnd::pot:
+    case LapEnd::pot:  // landing.cup is past the row here: no cup of it may be named
       ++s_.pot[p].count[x];
       return LapResult::scored;
     case LapEnd::empty:
-      ++landed.count[x];
+      ++s_.cups[p][static_cast<std::size_t>(landing.cup - 1)].count[x];
       s_.filled[p] |= cup_bit(landing.cup);
       return capture(landing.cup) ? LapResult::scored : LapResult::ended;
     case LapEnd::filled:
