@@ -119,7 +119,7 @@ Args parse_args(int argc, char** argv, int first) {
       try {
         args.options = Json::parse(value());
       } catch (const Json::parse_error& e) {
-        throw UsageError(std::string("--options is not valid JSON: ") + e.what());
+        throw UsageError("--options is not valid JSON: " + mancala::json_error_words(e));
       }
     } else if (arg == "--seed") {
       args.seed = parse_number<std::uint64_t>(arg, value());
@@ -349,6 +349,9 @@ int main(int argc, char** argv) {
   } catch (const mancala::EngineError& e) {
     std::cerr << "mancala: " << to_string(e.code()) << ": " << e.what() << '\n';
     return 2;
+  } catch (const mancala::Json::exception& e) {
+    std::cerr << "mancala: " << mancala::json_error_words(e) << '\n';
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "mancala: " << e.what() << '\n';
     return 1;

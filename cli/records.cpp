@@ -25,7 +25,7 @@ int record_to_text_command(std::istream& in, std::ostream& out, std::ostream& er
   try {
     record = Json::parse(read_all(in));
   } catch (const Json::parse_error& e) {
-    errors << "mancala: standard input is not a JSON game record: " << e.what() << '\n';
+    errors << "mancala: standard input is not a JSON game record: " << json_error_words(e) << '\n';
     return 1;
   }
   if (!record.is_object() || !record.contains("game")) {
@@ -37,7 +37,7 @@ int record_to_text_command(std::istream& in, std::ostream& out, std::ostream& er
   } catch (const EngineError& e) {
     return failed(errors, e);
   } catch (const Json::exception& e) {  // an entry of the wrong shape
-    errors << "mancala: the game record does not replay: " << e.what() << '\n';
+    errors << "mancala: the game record does not replay: " << json_error_words(e) << '\n';
     return 1;
   }
   return 0;

@@ -90,6 +90,13 @@ void append_json_string(std::string& out, std::string_view text, char before, ch
   if (after) out += after;
 }
 
+std::string json_error_words(const Json::exception& error) {
+  const std::string_view text = error.what();
+  const auto tag_end = text.find("] ");
+  if (!text.starts_with("[json.exception.") || tag_end == std::string_view::npos) return std::string(text);
+  return std::string(text.substr(tag_end + 2));
+}
+
 std::string to_json_text(const Json& value) {
   std::string out;
   append_json(out, value);

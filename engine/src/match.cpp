@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mancala/utf8.hpp"
+
 namespace mancala {
 
 bool recorded_event(const Json& event) {
@@ -29,26 +31,6 @@ std::vector<std::string> tokens_of(const Game& game) {
   out.reserve(static_cast<std::size_t>(list.size()));
   for (Decision d : list) out.push_back(game.token(d));
   return out;
-}
-
-// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF). Errors and records quote the player's text, and JSON can only hold UTF-8.
-bool is_utf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t length = lead < 0x80 ? 1 : lead >> 5 == 0x6 ? 2 : lead >> 4 == 0xE ? 3 : lead >> 3 == 0x1E ? 4 : 0;
-    if (length == 0 || length > text.size() - i) return false;
-    char32_t code = length == 1 ? lead : lead & (0x7Fu >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return false;
-      code = (code << 6) | (next & 0x3Fu);
-    }
-    constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
-    i += length;
-  }
-  return true;
 }
 
 Seat resolve_first_player(const Json& options, int players, std::uint64_t seed, Json& draws) {

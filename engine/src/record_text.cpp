@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <deque>
 #include <vector>
 
 #include "mancala/match.hpp"
+#include "mancala/utf8.hpp"
 
 namespace mancala {
 namespace {
@@ -187,9 +189,25 @@ std::optional<MoveMark> mark_of(std::string_view text) {
   return std::nullopt;
 }
 
+// A text is read from anyone (an upload, a paste) and its tags and comments go into JSON, which
+// holds only UTF-8: a byte that is not is a fault of the text, named where it stands. Columns
+// count bytes, as the lexer's do.
+void check_utf8(std::string_view text) {
+  const std::size_t bad = utf8_prefix(text);
+  if (bad == text.size()) return;
+  const std::string_view before = text.substr(0, bad);
+  const std::size_t line_start = before.rfind('\n') + 1;  // 0 on the first line (npos + 1)
+  const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+  const auto column = bad - line_start + 1;
+  char byte[5];
+  std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+  fail(ErrorCode::bad_request, static_cast<int>(line), static_cast<int>(column),
+       std::string("the text is not UTF-8 here (byte ") + byte + "); save the file as UTF-8 and try again");
+}
+
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  explicit Lexer(std::string_view text) : text_(text) { check_utf8(text); }
 
   std::vector<Tag> tags() {
     std::vector<Tag> out;
@@ -238,7 +256,9 @@ class Lexer {
     next();
   }
   std::string found() const {
-    return done() ? "the end of the text" : "`" + std::string(1, peek()) + "`";
+    if (done()) return "the end of the text";
+    const auto length = std::max<std::size_t>(1, utf8_sequence_length(static_cast<unsigned char>(peek())));
+    return "`" + std::string(text_.substr(at_, length)) + "`";  // the whole character: the text is UTF-8
   }
 
   // [Name "value"]

@@ -214,6 +214,9 @@ TEST(Cli, RecordJsonNamesTheLineAndColumnOfABadText) {
   const CliRun r = run("record-json", "[Game \"cups\"]\n1. r9\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.raw, "mancala: illegal_move: line 2, column 4: `r9` is not a legal move for seat 0: legal are r1 r2 r3 r4\n");
+  const CliRun not_utf8 = run("record-json", "[Game \"cups\"]\n[Options \"\xff\"]\n");
+  EXPECT_EQ(not_utf8.status, 1);
+  EXPECT_EQ(not_utf8.raw, "mancala: bad_request: line 2, column 11: the text is not UTF-8 here (byte 0xFF); save the file as UTF-8 and try again\n");
   const CliRun not_json = run("record-text", "[Game \"cups\"]\n");
   EXPECT_EQ(not_json.status, 1);
   EXPECT_EQ(std::count(not_json.raw.begin(), not_json.raw.end(), '\n'), 1) << not_json.raw;

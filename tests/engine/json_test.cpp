@@ -7,6 +7,7 @@
 
 #include "mancala/json.hpp"
 #include "mancala/match.hpp"
+#include "mancala/utf8.hpp"
 #include "test_support.hpp"
 
 namespace mancala::testing {
@@ -36,6 +37,30 @@ TEST(JsonText, StringsThatNeedEscapingOrAreNotAsciiAreWrittenAsNlohmannDoes) {
                                  "Ngọc Ánh", "日本語", "emoji 😀"}) {
     expect_same_text(text);
     expect_same_text(Json{{text, text}});
+  }
+}
+
+TEST(Utf8, OnlyWellFormedTextPasses) {
+  EXPECT_TRUE(mancala::is_utf8(""));
+  EXPECT_TRUE(mancala::is_utf8("cups \xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2"));
+  for (const char* bad : {"\xff", "\xc3\x28", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"})
+    EXPECT_FALSE(mancala::is_utf8(bad)) << "bytes of '" << bad << "'";
+}
+
+TEST(Utf8, ThePrefixEndsAtTheFirstBadSequence) {
+  EXPECT_EQ(mancala::utf8_prefix("ab\xc3\xa9\xff" "cd"), 4u);
+  EXPECT_EQ(mancala::utf8_prefix("abc"), 3u);
+  EXPECT_EQ(mancala::utf8_prefix("\xe2\x82"), 0u);
+}
+
+TEST(JsonText, ALibraryErrorIsWordedWithoutItsTag) {
+  try {
+    (void)Json::parse("{\"a\": x}");
+    FAIL() << "parsed";
+  } catch (const Json::exception& e) {
+    const std::string words = json_error_words(e);
+    EXPECT_TRUE(words.starts_with("parse error at line 1, column 7")) << words;
+    EXPECT_EQ(words.find("json.exception"), std::string::npos) << words;
   }
 }
 

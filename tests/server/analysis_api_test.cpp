@@ -161,6 +161,10 @@ TEST(Records, ParseErrorsNameTheLineAndColumn) {
   const HttpReply unknown = http_text(server.port(), "POST", "/api/records", "[Game \"chess\"]\n");
   EXPECT_EQ(unknown.status, 400);
   EXPECT_TRUE(unknown.body["error"].get<std::string>().starts_with("line 1, column ")) << unknown.text;
+  // Bytes that are not UTF-8 are the text's fault too, not the server's (once a 500).
+  const HttpReply not_utf8 = http_text(server.port(), "POST", "/api/records", "[Game \"cups\"]\n[Options \"\xff\"]\n");
+  EXPECT_EQ(not_utf8.status, 400) << not_utf8.text;
+  EXPECT_EQ(not_utf8.body["error"], "line 2, column 11: the text is not UTF-8 here (byte 0xFF); save the file as UTF-8 and try again");
 }
 
 TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {

@@ -102,4 +102,8 @@ std::string to_json_text(const Json& value);
 // character at a time, the quotes and commas were a call each, a sixth of writing a state.
 void append_json_string(std::string& out, std::string_view text, char before = '\0', char after = '\0');
 
+// What a JSON library error says, for a person: its message without the library's own tag
+// ("[json.exception.parse_error.101] "), which names nothing the person wrote.
+std::string json_error_words(const Json::exception& error);
+
 }  // namespace mancala

@@ -4,6 +4,7 @@
 #include "log.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/registry.hpp"
+#include "mancala/utf8.hpp"
 #include "password.hpp"
 #include "push_crypto.hpp"
 #include "random.hpp"
@@ -428,7 +429,7 @@ StringResponse change_mute(const HttpRequest& request, const HttpContext& contex
 std::optional<std::string> after_prefix(std::string_view path, std::string_view prefix) {
   if (path.substr(0, prefix.size()) != prefix || path.size() == prefix.size()) return std::nullopt;
   const auto rest = url_decode(path.substr(prefix.size()), false);
-  if (!rest || rest->find('/') != std::string::npos || !is_valid_utf8(*rest))
+  if (!rest || rest->find('/') != std::string::npos || !is_utf8(*rest))
     throw Refusal{http::status::not_found, "not_found", "no such endpoint", {}};
   return rest;
 }

@@ -13,6 +13,7 @@
 #include "identity.hpp"
 #include "log.hpp"
 #include "mancala/registry.hpp"
+#include "mancala/utf8.hpp"
 #include "metrics.hpp"
 #include "password.hpp"
 #include "session_cookie.hpp"
@@ -28,7 +29,7 @@ using Query = std::map<std::string, std::string>;
 // JSON holds only UTF-8: other bytes are refused here rather than failing the answer later.
 std::optional<std::string> decode_utf8(std::string_view text, bool plus_is_space) {
   auto decoded = url_decode(text, plus_is_space);
-  if (decoded && !is_valid_utf8(*decoded))
+  if (decoded && !is_utf8(*decoded))
     throw HttpError{http::status::bad_request, "the URL is not valid UTF-8 once percent-decoded"};
   return decoded;
 }

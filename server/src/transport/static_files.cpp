@@ -5,38 +5,6 @@
 
 namespace mancala::server {
 
-namespace {
-
-// The length of a UTF-8 sequence from its first byte; 0 for a byte that cannot start one.
-std::size_t sequence_length(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if ((lead >> 5) == 0x6) return 2;
-  if ((lead >> 4) == 0xe) return 3;
-  if ((lead >> 3) == 0x1e) return 4;
-  return 0;
-}
-
-}  // namespace
-
-bool is_valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t length = sequence_length(lead);
-    if (length == 0 || i + length > text.size()) return false;
-    char32_t code = length == 1 ? lead : lead & (0x7f >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xc0) != 0x80) return false;
-      code = (code << 6) | (next & 0x3f);
-    }
-    constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < kSmallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
-    i += length;
-  }
-  return true;
-}
-
 std::optional<std::string> url_decode(std::string_view text, bool plus_is_space) {
   const auto hex = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';

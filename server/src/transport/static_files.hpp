@@ -14,8 +14,5 @@ std::optional<std::filesystem::path> resolve_static_path(const std::filesystem::
 std::string_view content_type(const std::filesystem::path& file);
 // Percent-decoding; nothing for a malformed escape. `plus_is_space` for query strings.
 std::optional<std::string> url_decode(std::string_view text, bool plus_is_space = false);
-// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF): the only text that may go into JSON.
-bool is_valid_utf8(std::string_view text);
 
 }  // namespace mancala::server
