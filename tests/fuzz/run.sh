@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A long fuzzing run of one target: tests/fuzz/run.sh <fuzz_protocol|fuzz_engine|fuzz_http> <seconds> [libFuzzer flags]
+# A long fuzzing run of one target: tests/fuzz/run.sh <fuzz_protocol|fuzz_engine|fuzz_record|fuzz_http> <seconds> [libFuzzer flags]
 # Builds the libFuzzer binaries with clang in build-fuzz (once, then incrementally), starts
 # from the seed corpus and keeps what it finds in build-fuzz/corpus/<target>; a crash is
 # written to build-fuzz/artifacts/<target>/ and ends the run with a non-zero status.
