@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 
 #include "push_crypto.hpp"
 #include "table.hpp"
@@ -145,16 +146,28 @@ struct Browser {
   }
 };
 
-// A server with a VAPID key made by --generate-vapid-key; `public_key` gets what it printed.
-std::unique_ptr<ServerProcess> push_server(const TempDir& dir, std::string* public_key) {
+// The flags of a server with push on: the VAPID key in `key_file`, the tests' loopback allowed.
+std::vector<std::string> push_flags(const std::string& key_file, std::vector<std::string> extra = {}) {
+  std::vector<std::string> flags{"--vapid-key", key_file, "--vapid-subject", "mailto:ops@example.org",
+                                 "--test-push-http-loopback"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return flags;
+}
+
+// A VAPID key made by --generate-vapid-key in `dir`; `public_key` gets what it printed.
+std::string generate_vapid_key(const TempDir& dir, std::string* public_key) {
   const std::string key_file = dir.file("vapid.pem");
   std::string out;
   EXPECT_EQ(run_server_command({"--generate-vapid-key", key_file}, &out), 0) << out;
   *public_key = out.substr(out.rfind(' ') + 1);
   while (!public_key->empty() && public_key->back() == '\n') public_key->pop_back();
-  return std::make_unique<ServerProcess>(
-      ":memory:", std::vector<std::string>{"--vapid-key", key_file, "--vapid-subject", "mailto:ops@example.org",
-                                           "--test-push-http-loopback"});
+  return key_file;
+}
+
+// A server with a VAPID key made by --generate-vapid-key; `public_key` gets what it printed.
+std::unique_ptr<ServerProcess> push_server(const TempDir& dir, std::string* public_key,
+                                           std::vector<std::string> extra = {}) {
+  return std::make_unique<ServerProcess>(":memory:", push_flags(generate_vapid_key(dir, public_key), std::move(extra)));
 }
 
 void wait_presence(Client& client, int seat, bool connected) {
@@ -208,24 +221,33 @@ Json opened(const FakePushService::Received& push, const Browser& browser, const
   return Json::parse(server::decrypt_push_message(push.body, browser.key, browser.auth));
 }
 
+using Fields = std::vector<std::pair<std::string, std::string>>;
+Fields bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+
+const Json kDayPerMove = {{"clock", {{"per_move_s", 86400}}}};
+
+// `token`'s player subscribes `browser` at `endpoint` through the server on `port`.
+void subscribe(unsigned short port, const std::string& token, const Browser& browser, const std::string& endpoint) {
+  const auto subscribed =
+      http_call(port, "POST", "/api/push/subscriptions", browser.subscription(endpoint), bearer(token));
+  if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+}
+
+// Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
+void leave_seat1(Table& table) {
+  if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
+  table.clients[1]->drop();
+  wait_presence(*table.clients[0], 1, false);
+}
+
 // A server with push on, a stand-in push service, a game of two with a day per move, and seat
 // 1's browser subscribed at `path` on that service.
 struct PushedGame {
-  explicit PushedGame(const std::string& path)
-      : table(open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}})) {
-    const auto subscribed = http_call(server->port(), "POST", "/api/push/subscriptions",
-                                      browser.subscription(service.endpoint(path)), seat1_bearer());
-    if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+  explicit PushedGame(const std::string& path) : table(open_table(server->port(), "cups", Json::object(), 2, kDayPerMove)) {
+    subscribe(server->port(), table.tokens[1], browser, service.endpoint(path));
   }
-  std::vector<std::pair<std::string, std::string>> seat1_bearer() const {
-    return {{"Authorization", "Bearer " + table.tokens[1]}};
-  }
-  // Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
-  void seat1_leaves() {
-    if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
-    table.clients[1]->drop();
-    wait_presence(*table.clients[0], 1, false);
-  }
+  Fields seat1_bearer() const { return bearer(table.tokens[1]); }
+  void seat1_leaves() { leave_seat1(table); }
 
   TempDir dir;
   std::string server_key;  // as --generate-vapid-key printed it
@@ -413,6 +435,83 @@ TEST(WebPush, TheVapidKeyFlagsAreChecked) {
   EXPECT_EQ(run_server_command({"--vapid-key", dir.file("k.pem"), "--db", ":memory:"}, &out), 2) << "a subject is required";
   ASSERT_EQ(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << out;
   EXPECT_NE(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << "an existing key is kept";
+}
+
+
+// Issue 46, item 5: every endpoint that names an address, however spelled, a local name, this
+// machine, or a port other than https's is refused when it is registered.
+TEST(WebPush, EveryEndpointSpellingOfAnAddressOrALocalNameIsRefusedWhenRegistered) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  Client guest(server->port());
+  const std::string token = guest.hello("Ada")["token"];
+  Browser browser;
+  char host_name[256] = {};
+  ASSERT_EQ(gethostname(host_name, sizeof host_name - 1), 0);
+  std::vector<std::string> refused = {
+      "https://LOCALHOST:47011/x", "https://0x7f000001:47011/x", "https://0xa9fea9fe/", "https://example.org:22/",
+      "https://127.0.0.1/x", "https://localhost/x", "https://LOCALHOST/x", "https://localhost./x",
+      "https://push.localhost/x", "https://0x7f000001/x", "https://2130706433/x", "https://0177.0.0.1/x",
+      "https://017700000001/x", "https://127.1/x", "https://0x7f.1/x", "https://169.254.169.254/latest",
+      "https://[::1]/x", "https://[::ffff:127.0.0.1]/x", "https://[fe80::1%25eth0]/x", "https://10.0.0.1/x",
+      "https://127.0.0.1./x", "https://push.example.org./x", "https://push.example.org:8443/x",
+      "https://push.example.org@127.0.0.1/x", "https://printer.local/x", "https://metadata.internal/x",
+      "https://" + std::string(host_name) + "/x", "https://" + std::string(host_name) + ":47011/x"};
+  for (const std::string& endpoint : refused) {
+    const auto reply = http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(endpoint),
+                                 bearer(token));
+    EXPECT_EQ(reply.status, 400) << endpoint;
+    const Json error = reply.body.value("error", Json::object());
+    EXPECT_EQ(error.value("code", ""), "bad_subscription") << endpoint;
+    EXPECT_FALSE(error.value("message", "").empty()) << endpoint;
+  }
+  EXPECT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions",
+                      browser.subscription("https://push.example.org:443/x"), bearer(token)).status, 201);
+}
+
+// Listens on 127.0.0.1 and tells whether anything connected (without waiting: a connection the
+// server completed is in the backlog by the time the server logs what became of it).
+struct LocalListener {
+  asio::io_context io;
+  asio::ip::tcp::acceptor acceptor{io, {asio::ip::make_address("127.0.0.1"), 0}};
+  unsigned short port() const { return acceptor.local_endpoint().port(); }
+  bool reached() {
+    acceptor.non_blocking(true);
+    beast::error_code error;
+    asio::ip::tcp::socket socket(io);
+    acceptor.accept(socket, error);
+    return !error;
+  }
+};
+
+// Waits until the server's log has `text`, or 20 s.
+bool wait_logged(const ServerProcess& server, const std::string& text) {
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server.log().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(20ms);  // polls the log file for the line
+  }
+  return true;
+}
+
+// Item 5, at send time: a host name that passes every check of its spelling but looks up to
+// 127.0.0.1 (DNS rebinding, or a record pointing inside) is refused before any connection.
+// --test-push-resolve stands in for DNS; the check that refuses is the real one.
+TEST(WebPush, ANameThatLooksUpToLoopbackIsRefusedAtSendTimeAndNothingConnects) {
+  LocalListener inside;
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(
+      dir, &server_key, {"--test-push-resolve", "push.rebound.example=127.0.0.1:" + std::to_string(inside.port())});
+  Table table = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Browser browser;
+  subscribe(server->port(), table.tokens[1], browser, "https://push.rebound.example/x");
+  leave_seat1(table);
+  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  ASSERT_TRUE(wait_logged(*server, "push_failed")) << server->log();
+  EXPECT_NE(server->log().find("127.0.0.1, which is not on the public internet"), std::string::npos) << server->log();
+  EXPECT_FALSE(inside.reached()) << "the server connected to 127.0.0.1";
 }
 
 }  // namespace

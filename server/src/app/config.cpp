@@ -60,6 +60,9 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       (0-10000, default 0), to show that no network thread waits for one
   --test-push-http-loopback  for tests only: push endpoints on http://127.0.0.1 are accepted
                       too (a test's stand-in push service); real ones are https only
+  --test-push-resolve NAME=ADDRESS:PORT  for tests only (repeatable): the push sender looks
+                      NAME up as ADDRESS and connects to PORT instead of asking DNS; the
+                      address is still checked to be public, as every looked-up one is
   --test-page-limit-file F  for tests only (SQLite): the database may grow to the number of
                       pages written in F, read again before every move is stored
   --help              this text
@@ -159,6 +162,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--vapid-key") config.vapid_key = value();
     else if (flag == "--vapid-subject") config.vapid_subject = value();
     else if (flag == "--test-push-http-loopback") config.test_push_http_loopback = true;
+    else if (flag == "--test-push-resolve") config.test_push_resolve.push_back(value());
     else if (flag == "--public-url") {
       const std::string url = value();  // empty: not set, so that a blank setting can be passed on
       config.public_origin = url.empty() ? "" : origin_of_url(url);

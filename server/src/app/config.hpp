@@ -33,6 +33,7 @@ struct Config {
   std::string vapid_key;           // --vapid-key FILE: Web Push on, signed with this key
   std::string vapid_subject;       // --vapid-subject: mailto: or https: contact for push services
   bool test_push_http_loopback = false;  // tests only: push endpoints on http://127.0.0.1 too
+  std::vector<std::string> test_push_resolve;  // tests only: NAME=ADDRESS:PORT, the push sender's DNS
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this

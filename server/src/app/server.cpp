@@ -2,8 +2,11 @@
 
 #include "password.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "analysis_jobs.hpp"
@@ -116,6 +119,34 @@ int generate_vapid_key(const Config& config) {
   return 0;
 }
 
+// One --test-push-resolve answer, NAME=ADDRESS:PORT, as the name and the endpoint it stands for.
+std::pair<std::string, tcp::endpoint> parse_test_answer(const std::string& answer) {
+  const auto equals = answer.find('=');
+  const auto colon = answer.rfind(':');
+  const auto bad = [&] { return UsageError("--test-push-resolve needs NAME=ADDRESS:PORT, got '" + answer + "'"); };
+  if (equals == std::string::npos || colon == std::string::npos || colon < equals) throw bad();
+  const std::string port = answer.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+    throw bad();
+  error_code error;
+  const auto address = net::ip::make_address(answer.substr(equals + 1, colon - equals - 1), error);
+  const int number = std::stoi(port);
+  if (error || number > 65535) throw bad();
+  return {answer.substr(0, equals), tcp::endpoint(address, static_cast<unsigned short>(number))};
+}
+
+// The push sender's look-ups with --test-push-resolve's answers in place of DNS for their names
+// (a test's way to a name that resolves to loopback); the system's resolver for the others.
+PushResolver push_resolver(const std::vector<std::string>& test_answers) {
+  if (test_answers.empty()) return resolve_with_system;
+  std::map<std::string, tcp::endpoint> answers;
+  for (const std::string& answer : test_answers) answers.insert(parse_test_answer(answer));
+  return [answers](const std::string& host, const std::string& port) {
+    const auto found = answers.find(host);
+    return found == answers.end() ? resolve_with_system(host, port) : std::vector<tcp::endpoint>{found->second};
+  };
+}
+
 // Web Push when the operator gave a key (read before anything starts, so a bad key stops the
 // start at once); nothing otherwise.
 std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKey> vapid_key, Storage& storage) {
@@ -123,6 +154,7 @@ std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKe
   WebPushSettings settings;
   settings.subject = config.vapid_subject;
   settings.endpoints.allow_loopback_http = config.test_push_http_loopback;
+  settings.resolver = push_resolver(config.test_push_resolve);
   auto push = std::make_unique<WebPush>(std::move(*vapid_key), settings, storage.push_subscriptions());
   log_info("web_push_on", {{"public_key", push->public_key()}});
   return push;

@@ -26,6 +26,7 @@ WebPush::WebPush(EcKey vapid_key, WebPushSettings settings, PushSubscriptions& s
       settings_(std::move(settings)),
       public_key_(base64url(vapid_key_.public_point())),
       subscriptions_(subscriptions),
+      client_(settings_.resolver),
       queue_(1, settings_.queue_capacity, "web_push") {}
 
 WebPush::~WebPush() { queue_.stop(); }

@@ -22,6 +22,7 @@ struct WebPushSettings {
   std::size_t queue_capacity = 256;           // notices waiting; more are dropped
   std::chrono::seconds ttl{std::chrono::hours(24)};  // how long a push service keeps a message
   PushEndpointRules endpoints;  // what the API accepted; checked again before each POST
+  PushResolver resolver = resolve_with_system;  // tests may stand in for DNS (--test-push-resolve)
 };
 
 class WebPush final : public PushNotices {
@@ -43,7 +44,7 @@ class WebPush final : public PushNotices {
   const WebPushSettings settings_;
   const std::string public_key_;
   PushSubscriptions& subscriptions_;
-  PushHttpClient client_;
+  const PushHttpClient client_;
   WorkQueue queue_;  // last: its thread stops before the rest goes
 };
 
