@@ -1,11 +1,12 @@
 // The push sender's guards without a server process: which addresses count as public (the
-// table in push_http.cpp), and that a name looked up to a non-public address is never
-// connected to.
+// table in push_http.cpp), that a name looked up to a non-public address is never connected to,
+// and the per-endpoint queues that keep one player's slow endpoints from holding up the others.
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
 
 #include "push_http.hpp"
+#include "push_queues.hpp"
 
 namespace mancala::server {
 namespace {
@@ -77,6 +78,56 @@ TEST(PushHttp, OnePrivateAddressAmongPublicOnesRefusesTheName) {
   });
   EXPECT_THROW(client.post(post_to("https://push.example.net/x"), std::chrono::seconds(5)), PushDeliveryError);
   EXPECT_FALSE(listener.reached());
+}
+
+PushMessage message(const std::string& endpoint, const std::string& player, const std::string& room) {
+  return {{endpoint, player, "", ""}, room, "{}", "topic"};
+}
+
+TEST(PushQueues, AFullEndpointDropsItsOwnOldestAndNoOtherEndpointsMessage) {
+  PushQueues queues({.per_endpoint = 2, .per_player_sending = 2, .total = 100});
+  EXPECT_FALSE(queues.add(message("https://a.example/1", "p", "r1")));
+  EXPECT_FALSE(queues.add(message("https://b.example/1", "q", "r1")));
+  EXPECT_FALSE(queues.add(message("https://a.example/1", "p", "r2")));
+  const auto dropped = queues.add(message("https://a.example/1", "p", "r3"));
+  ASSERT_TRUE(dropped);
+  EXPECT_EQ(dropped->message.room_id, "r1");
+  EXPECT_EQ(dropped->message.subscription.endpoint, "https://a.example/1");
+  EXPECT_EQ(queues.waiting(), 3u);
+  const auto first = queues.take();
+  EXPECT_EQ(first->subscription.endpoint, "https://a.example/1");
+  EXPECT_EQ(first->room_id, "r2");
+  // a.example is busy: its next message waits for it while b.example's goes.
+  const auto second = queues.take();
+  EXPECT_EQ(second->subscription.endpoint, "https://b.example/1");
+  queues.done(*first);
+  EXPECT_EQ(queues.take()->room_id, "r3");
+}
+
+TEST(PushQueues, OnePlayersEndpointsTakeAtMostTwoSendersAndOthersGoAhead) {
+  PushQueues queues({.per_endpoint = 4, .per_player_sending = 2, .total = 100});
+  for (const char* endpoint : {"https://hole.example/1", "https://hole.example/2", "https://hole.example/3"})
+    queues.add(message(endpoint, "mallory", "r"));
+  queues.add(message("https://push.example/ada", "ada", "r"));
+  const auto one = queues.take();
+  const auto two = queues.take();
+  EXPECT_EQ(one->subscription.player_id, "mallory");
+  EXPECT_EQ(two->subscription.player_id, "mallory");
+  EXPECT_EQ(queues.take()->subscription.player_id, "ada") << "mallory's third waits for one of his own";
+  queues.done(*one);
+  EXPECT_EQ(queues.take()->subscription.endpoint, "https://hole.example/3");
+}
+
+TEST(PushQueues, AllQueuesFullRefuseTheNewMessageAndAStopEndsTheSenders) {
+  PushQueues queues({.per_endpoint = 4, .per_player_sending = 2, .total = 2});
+  queues.add(message("https://a.example/1", "p", "r1"));
+  queues.add(message("https://b.example/1", "q", "r1"));
+  const auto refused = queues.add(message("https://c.example/1", "s", "r1"));
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->message.subscription.endpoint, "https://c.example/1");
+  queues.stop();
+  EXPECT_FALSE(queues.take());
+  EXPECT_TRUE(queues.add(message("https://a.example/1", "p", "r2")));
 }
 
 }  // namespace

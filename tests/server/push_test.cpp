@@ -514,5 +514,89 @@ TEST(WebPush, ANameThatLooksUpToLoopbackIsRefusedAtSendTimeAndNothingConnects) {
   EXPECT_FALSE(inside.reached()) << "the server connected to 127.0.0.1";
 }
 
+// Accepts connections and never answers; says when one came and when the server closed one.
+class BlackHole {
+ public:
+  BlackHole() : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}) {
+    accept();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~BlackHole() {
+    io_.stop();
+    thread_.join();
+  }
+  std::string endpoint(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + path;
+  }
+  // Waits for the first connection (20 s at most).
+  bool wait_connected() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 20s, [&] { return accepted_ > 0; });
+  }
+  int open() const {
+    const std::lock_guard lock(mutex_);
+    return accepted_ - closed_;
+  }
+
+ private:
+  void accept() {
+    acceptor_.async_accept([this](beast::error_code error, asio::ip::tcp::socket socket) {
+      if (error) return;
+      {
+        const std::lock_guard lock(mutex_);
+        ++accepted_;
+      }
+      changed_.notify_all();
+      drain_until_closed(std::make_shared<asio::ip::tcp::socket>(std::move(socket)));
+      accept();
+    });
+  }
+  // Reads what came only to see the end of the stream; never answers.
+  void drain_until_closed(const std::shared_ptr<asio::ip::tcp::socket>& socket) {
+    auto buffer = std::make_shared<std::array<char, 4096>>();
+    socket->async_read_some(asio::buffer(*buffer), [this, socket, buffer](beast::error_code error, std::size_t) {
+      if (!error) return drain_until_closed(socket);
+      const std::lock_guard lock(mutex_);
+      ++closed_;
+    });
+  }
+
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  int accepted_ = 0;
+  int closed_ = 0;
+  std::thread thread_;
+};
+
+// Item 6: a player whose endpoint accepts and never answers holds up only his own pushes:
+// another player's push arrives while the black hole still holds the first one's connection.
+TEST(WebPush, ABlackHoleEndpointDoesNotDelayAnotherPlayersPush) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  BlackHole hole;
+  FakePushService service;
+  Table mallory = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Table ada = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Browser browser;
+  subscribe(server->port(), mallory.tokens[1], browser, hole.endpoint("/never"));
+  subscribe(server->port(), ada.tokens[1], browser, service.endpoint("/ada"));
+  leave_seat1(mallory);
+  leave_seat1(ada);
+  move_until_turn_passes(mallory, *mallory.clients[0], 0, nullptr);
+  ASSERT_TRUE(hole.wait_connected()) << server->log();
+  const auto held_since = std::chrono::steady_clock::now();
+  move_until_turn_passes(ada, *ada.clients[0], 0, nullptr);
+  const auto push = service.next();
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - held_since);
+  EXPECT_EQ(hole.open(), 1) << "Ada's push came only after the black hole's connection was given up";
+  EXPECT_EQ(push.target, "/ada");
+  EXPECT_EQ(opened(push, browser, server_key, service.origin())["title"], "Your move");
+  std::printf("[ figures ] Ada's push arrived %lld ms after the black hole took Mallory's\n",
+              static_cast<long long>(waited.count()));
+}
+
 }  // namespace
 }  // namespace mancala::testing

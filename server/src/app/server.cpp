@@ -261,7 +261,7 @@ int run_server(const Config& config) {
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
-  if (push) push->stop();  // notices still queued are dropped; the one being sent ends by its timeout
+  if (push) push->stop();  // notices still queued are dropped; those being sent end by their timeout
   hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
   // Only now, with every queued move committed: leave the registry, so the others take our rooms
