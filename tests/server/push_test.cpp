@@ -2,6 +2,10 @@
 // 127.0.0.1 receives what the server sends when the opponent moves in a game of a day per move;
 // the test decrypts it with the browser key pair it generated (RFC 8291) and checks the VAPID
 // signature (RFC 8292). A push service that hangs or fails does not hold up the moves.
+// Issue 46: no endpoint that names an address or a local name is registered; a name that looks
+// up to loopback is never connected to; a black-hole endpoint does not delay another player's
+// push; in a cluster, the process that hosts the room pushes to a player who subscribed
+// through another.
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
@@ -17,6 +21,7 @@
 
 #include "push_crypto.hpp"
 #include "table.hpp"
+#include "temp_postgres.hpp"
 
 namespace mancala::testing {
 namespace {
@@ -596,6 +601,44 @@ TEST(WebPush, ABlackHoleEndpointDoesNotDelayAnotherPlayersPush) {
   EXPECT_EQ(opened(push, browser, server_key, service.origin())["title"], "Your move");
   std::printf("[ figures ] Ada's push arrived %lld ms after the black hole took Mallory's\n",
               static_cast<long long>(waited.count()));
+}
+
+// Issue 46, item 11: in a cluster the process that hosts the room tells the absent player,
+// whichever process the player subscribed through (the subscriptions are in the shared
+// database; every process has the same VAPID key).
+TEST(WebPush, TheProcessHostingTheRoomTellsAPlayerWhoSubscribedThroughAnother) {
+  TempDir dir;
+  std::string server_key;
+  const std::string key_file = generate_vapid_key(dir, &server_key);
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db, push_flags(key_file));
+  ServerProcess other(db, push_flags(key_file));
+  FakePushService service;
+  Table table;
+  table.clients.push_back(std::make_unique<Client>(owner.port()));
+  table.tokens.push_back(table.clients[0]->hello("Seat 0").at("token"));
+  Json create = {{"type", "create_room"}, {"game", "cups"}, {"private", true}};
+  create.update(kDayPerMove);
+  const Json created = table.clients[0]->request(create);
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  table.room = created["room"]["id"];
+  table.clients.push_back(std::make_unique<Client>(other.port()));
+  table.tokens.push_back(table.clients[1]->hello("Seat 1").at("token"));
+  const Json joined = table.clients[1]->request({{"type", "join_room"}, {"invite", created["room"]["invite"]}});
+  ASSERT_EQ(joined["room"]["status"], "playing") << joined.dump();
+  table.state = joined["room"]["state"];
+  table.clients[0]->wait_for([](const Json& m) { return m.value("type", "") == "room" && m["room"]["status"] == "playing"; });
+  Browser browser;
+  subscribe(other.port(), table.tokens[1], browser, service.endpoint("/seat-1"));
+
+  leave_seat1(table);  // its page was open on the other process
+  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  const auto push = service.next();
+  EXPECT_EQ(push.target, "/seat-1");
+  const Json message = opened(push, browser, server_key, service.origin());
+  EXPECT_EQ(message["url"], "#/room/" + table.room);
+  EXPECT_NE(owner.log().find("web_push_on"), std::string::npos);
+  EXPECT_EQ(other.log().find("push_failed"), std::string::npos) << other.log();
 }
 
 }  // namespace
