@@ -126,8 +126,8 @@ std::pair<std::string, tcp::endpoint> parse_test_answer(const std::string& answe
   const auto bad = [&] { return UsageError("--test-push-resolve needs NAME=ADDRESS:PORT, got '" + answer + "'"); };
   if (equals == std::string::npos || colon == std::string::npos || colon < equals) throw bad();
   const std::string port = answer.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
-    throw bad();
+  const bool digits = std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (port.empty() || port.size() > 5 || !digits) throw bad();
   error_code error;
   const auto address = net::ip::make_address(answer.substr(equals + 1, colon - equals - 1), error);
   const int number = std::stoi(port);

@@ -23,8 +23,13 @@ constexpr std::size_t kMaxLabel = 63;
 
 std::string lower_case(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 bool ends_with(std::string_view text, std::string_view end) {
@@ -51,7 +56,7 @@ bool is_address_literal(const std::string& host) {
   in_addr parsed{};
   if (inet_aton(host.c_str(), &parsed) != 0) return true;
   const std::string_view last = labels_of(host).back();
-  const bool decimal = !last.empty() && std::all_of(last.begin(), last.end(), [](unsigned char c) { return std::isdigit(c); });
+  const bool decimal = all_digits(last);
   const bool hex = last.size() >= 2 && last[0] == '0' && last[1] == 'x' &&
                    std::all_of(last.begin() + 2, last.end(), [](unsigned char c) { return std::isxdigit(c); });
   return decimal || hex;
@@ -67,11 +72,11 @@ bool is_dns_name(std::string_view host) {
          });
 }
 
-// Names that mean this machine or its network, never a push service (RFC 6761, 6762, 8375,
-// ICANN's .internal; .arpa holds the reverse names of addresses).
+// Names that mean this machine or its network, never a push service (RFC 6761, 6762, ICANN's
+// .internal; .arpa holds home.arpa, RFC 8375, and the reverse names of addresses).
 bool is_local_name(std::string_view host) {
-  static constexpr std::string_view kLocal[] = {"localhost", "localdomain", "local", "internal", "lan",
-                                               "home",      "home.arpa",   "arpa",  "invalid"};
+  static constexpr std::string_view kLocal[] = {"localhost", "localdomain", "local", "internal",
+                                               "lan",       "home",        "arpa",  "invalid"};
   return std::any_of(std::begin(kLocal), std::end(kLocal), [&](std::string_view name) {
     return host == name || ends_with(host, "." + std::string(name));
   });
@@ -92,7 +97,8 @@ std::string host_problem(const std::string& host) {
   if (host.back() == '.') return "a push endpoint's host is written without a final dot";
   if (is_address_literal(host)) return "a push endpoint names its service by host name, not by address";
   if (!is_dns_name(host)) return "the push endpoint's host is not a host name on the internet";
-  if (is_local_name(host) || host == own_host_name()) return "the push endpoint's host is a local name, not a push service on the internet";
+  if (is_local_name(host) || host == own_host_name())
+    return "the push endpoint's host is a local name, not a push service on the internet";
   return "";
 }
 
@@ -231,9 +237,8 @@ PushUrlCheck check_push_endpoint(const std::string& endpoint, const PushEndpoint
   url.host = lower_case(authority.substr(0, colon));
   url.port = colon == std::string_view::npos ? (url.tls ? "443" : "") : std::string(authority.substr(colon + 1));
   if (!url.tls) {  // a test's own push service
-    const bool port_ok = !url.port.empty() && url.port.size() <= 5 &&
-                         std::all_of(url.port.begin(), url.port.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (url.host != "127.0.0.1" || !port_ok) return {std::nullopt, "only http://127.0.0.1:<port> is allowed for tests"};
+    if (url.host != "127.0.0.1" || !all_digits(url.port) || url.port.size() > 5)
+      return {std::nullopt, "only http://127.0.0.1:<port> is allowed for tests"};
   } else if (url.port != "443") {
     return {std::nullopt, "a push endpoint uses https's own port, 443"};
   } else if (std::string problem = host_problem(url.host); !problem.empty()) {

@@ -15,13 +15,15 @@ std::optional<PushQueues::Dropped> PushQueues::add(PushMessage message) {
       return Dropped{std::move(message), "every push queue together is full"};
     Endpoint& endpoint = endpoints_[message.subscription.endpoint];
     if (endpoint_full) {
-      dropped = Dropped{std::move(endpoint.waiting.front()), "this endpoint's queue is full: its oldest message made room"};
+      dropped = Dropped{std::move(endpoint.waiting.front()),
+                        "this endpoint's queue is full: its oldest message made room"};
       endpoint.waiting.pop_front();
       --waiting_;
     }
     endpoint.waiting.push_back(std::move(message));
     ++waiting_;
-    if (!endpoint.sending && endpoint.waiting.size() == 1) ready_.push_back(endpoint.waiting.front().subscription.endpoint);
+    const bool was_idle = !endpoint.sending && endpoint.waiting.size() == 1;
+    if (was_idle) ready_.push_back(endpoint.waiting.front().subscription.endpoint);
   }
   wake_.notify_one();
   return dropped;
