@@ -91,5 +91,29 @@ TEST(ClientAddress, IsThePeerUnlessATrustedProxyNamesAnother) {
   EXPECT_EQ(client_address(HttpRequest{}, "10.0.0.5", {"10.0.0.5"}), "10.0.0.5");
 }
 
+TEST(ClientAddress, ReadsEveryFieldLineFromTheRightAndTakesOnlyAddresses) {
+  HttpRequest request{http::verb::post, "/api/session", 11};
+  request.insert("X-Forwarded-For", "6.6.6.6");        // the client's own line
+  request.insert("X-Forwarded-For", "203.0.113.9");    // the proxy's, appended after it
+  EXPECT_EQ(client_address(request, "10.0.0.5", {"10.0.0.5"}), "203.0.113.9");
+  EXPECT_EQ(client_address(request, "::ffff:10.0.0.5", {"10.0.0.5"}), "203.0.113.9")
+      << "a trusted proxy seen through an IPv6 socket";
+
+  HttpRequest chain{http::verb::post, "/api/session", 11};
+  chain.set("X-Forwarded-For", "6.6.6.6, 198.51.100.4, 10.0.0.7");
+  EXPECT_EQ(client_address(chain, "10.0.0.5", {"10.0.0.5", "10.0.0.7"}), "198.51.100.4")
+      << "the rightmost address that is not a trusted proxy";
+
+  for (const char* garbage : {"not an address", "1.2.3.4:80", "999.1.1.1", "", "1.2.3.4, x"}) {
+    HttpRequest bad{http::verb::post, "/api/session", 11};
+    bad.set("X-Forwarded-For", garbage);
+    EXPECT_EQ(client_address(bad, "10.0.0.5", {"10.0.0.5"}), "10.0.0.5") << "'" << garbage << "' is no address";
+  }
+  HttpRequest behind_two{http::verb::post, "/api/session", 11};
+  behind_two.set("X-Forwarded-For", "junk, 10.0.0.7");
+  EXPECT_EQ(client_address(behind_two, "10.0.0.5", {"10.0.0.5", "10.0.0.7"}), "10.0.0.7")
+      << "the last hop known to be real";
+}
+
 }  // namespace
 }  // namespace mancala::server

@@ -402,5 +402,45 @@ TEST(Hardening, AClientThatStopsReadingDelaysNoOtherRoom) {
   EXPECT_TRUE(server_serves(server.port()));
 }
 
+// ---- 9. addresses behind a proxy, and password hashes (issue 46) ------------------------------
+
+// A sign-up with a password too short to hash, from behind a proxy on loopback: counted per
+// address (20 in 10 minutes) before anything else, so its 429 shows which address counted.
+int weak_sign_up(unsigned short port, const std::string& forwarded_lines) {
+  const std::string body = R"({"name":"Ada","password":"short"})";
+  return raw_http(port, "POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+                            forwarded_lines + "Content-Length: " + std::to_string(body.size()) +
+                            "\r\nConnection: close\r\n\r\n" + body);
+}
+
+// A proxy that appends its own X-Forwarded-For line (HAProxy does) after the client's: the
+// client's line, whatever it says, does not make it somebody else.
+TEST(Hardening, ForwardedForIsReadFromTheRightOverEveryFieldLine) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.9.8." + std::to_string(i) +
+                                              "\r\nX-Forwarded-For: 203.0.113.5\r\n"), 400) << i;
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.9.9.1\r\nX-Forwarded-For: 203.0.113.5\r\n"), 429)
+      << "every one counted against 203.0.113.5, the address the proxy saw";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5\r\nX-Forwarded-For: 198.51.100.1\r\n"), 400)
+      << "another client behind the same proxy is counted apart";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5, 127.0.0.1\r\n"), 429)
+      << "a trusted proxy in the chain is skipped";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5\r\n"), 429);
+}
+
+// Text that is no address is never a key: it would give each request an address of its own.
+TEST(Hardening, ForwardedForTextThatIsNoAddressIsNoKey) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: made-up-" + std::to_string(i) + "\r\n"), 400) << i;
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: made-up-again\r\n"), 429)
+      << "all counted against the proxy itself, the last hop known to be real";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.0.0.1, 999.1.1.1\r\n"), 429)
+      << "nor does a good address left of a bad one count";
+  EXPECT_EQ(weak_sign_up(server.port(), ""), 429) << "the proxy's own requests";
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
 }  // namespace
 }  // namespace mancala::testing

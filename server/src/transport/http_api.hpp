@@ -66,9 +66,12 @@ using HttpRequest = http::request<http::string_body>;
 using StringResponse = http::response<http::string_body>;
 
 bool is_api_target(std::string_view path);
-// The client's address: the TCP peer's, or, when the peer is a trusted proxy, the last one its
-// X-Forwarded-For names (the one that proxy saw; earlier ones the client may have made up).
+// The client's address: the TCP peer's, or, when the peer is a trusted proxy, the rightmost
+// address in its X-Forwarded-For (every field line) that is not a trusted proxy itself; earlier
+// ones the client may have made up. Text that is no IP address is never the answer.
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted);
+// Whether `peer` is one of the --trusted-proxy addresses (compared as addresses, not text).
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted);
 // `address`: the client's, for rate limits and log lines.
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address);
 // The same for every request, answered through `reply`: at once on this thread, or later from a
