@@ -5,6 +5,8 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -439,6 +441,58 @@ TEST(Hardening, ForwardedForTextThatIsNoAddressIsNoKey) {
   EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.0.0.1, 999.1.1.1\r\n"), 429)
       << "nor does a good address left of a bad one count";
   EXPECT_EQ(weak_sign_up(server.port(), ""), 429) << "the proxy's own requests";
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+// Hashes run on their own workers with a bounded queue: log-ins beyond it are refused at once
+// with 503 and Retry-After, and /healthz and the history API answer while the hashes run.
+TEST(Hardening, PasswordHashesHaveWorkersOfTheirOwnWithABoundedQueue) {
+  ServerProcess server(":memory:", {"--password-threads", "1", "--password-queue", "2"});
+  const Json account = {{"name", "Ada"}, {"password", "tulip garden 42"}};
+  ASSERT_EQ(http_call(server.port(), "POST", "/api/accounts", account).status, 201);
+
+  constexpr int kLogIns = 12;
+  std::vector<HttpReply> replies(kLogIns);
+  std::mutex mutex;
+  std::condition_variable changed;
+  int answered = 0;
+  std::vector<std::thread> logins;
+  for (int i = 0; i < kLogIns; ++i)
+    logins.emplace_back([&, i] {
+      HttpReply reply = http_call(server.port(), "POST", "/api/session", account);
+      const std::lock_guard lock(mutex);
+      replies[i] = std::move(reply);
+      ++answered;
+      changed.notify_all();
+    });
+  {  // the first answer: a refusal at once (the queue is full, so hashes are running), or a hash done
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, 60s, [&] { return answered > 0; }));
+  }
+  std::string body;
+  const int health = http_get(server.port(), "/healthz", &body);
+  const int games = http_get(server.port(), "/api/games", &body);
+  int answered_by_then = 0;
+  {
+    const std::lock_guard lock(mutex);
+    answered_by_then = answered;
+  }
+  for (auto& thread : logins) thread.join();
+  EXPECT_EQ(health, 200);
+  EXPECT_EQ(games, 200);
+  int busy = 0, ok = 0;
+  for (const HttpReply& reply : replies) {
+    if (reply.status == 200) ++ok;
+    if (reply.status != 503) continue;
+    ++busy;
+    EXPECT_FALSE(reply.retry_after.empty());
+    EXPECT_EQ(reply.body["error"].value("code", ""), "busy");
+    EXPECT_NE(reply.body["error"].value("message", "").find("too many log-ins right now"), std::string::npos);
+  }
+  EXPECT_GT(busy, 0) << "more log-ins at once than one worker and a queue of two hold";
+  EXPECT_GT(ok, 0);
+  EXPECT_EQ(ok + busy, kLogIns);
+  EXPECT_LT(answered_by_then, ok + busy) << "/healthz and /api/games answered while log-ins were still hashing";
   EXPECT_TRUE(server_serves(server.port()));
 }
 

@@ -26,6 +26,10 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --threads N         I/O threads (default: the cores this process may run on)
   --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
                       them (their searches wait in the queue), for tests and maintenance
+  --password-threads N  workers for password hashes (log-in, sign-up, password change and
+                      reset; Argon2id, 64 MiB and about 0.1 s each; default 2, 1-16)
+  --password-queue N  hashes that may wait for a worker (default 32, 1-10000); beyond it a
+                      log-in is refused with 503 and Retry-After
   --bot-priority P    idle (default): bot workers run under SCHED_IDLE, only on a core that
                       nothing else wants; normal: like every other thread (for comparisons)
   --bot-budget B      adaptive (default): while more than 4 searches per worker wait, each gets
@@ -144,6 +148,10 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--static") config.static_root = value();
     else if (flag == "--allow-origin") config.allowed_origins.push_back(value());
     else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(checked_address(flag, value()));
+    else if (flag == "--password-threads")
+      config.password_threads = static_cast<int>(parse_integer(flag, value(), 1, 16));
+    else if (flag == "--password-queue")
+      config.password_queue = static_cast<int>(parse_integer(flag, value(), 1, 10000));
     else if (flag == "--threads") config.threads = static_cast<int>(parse_integer(flag, value(), 1, 256));
     else if (flag == "--bot-threads") config.bot_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
     else if (flag == "--bot-priority") {

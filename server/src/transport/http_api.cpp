@@ -329,6 +329,8 @@ void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const H
   const std::string_view target = to_std(request->target());
   if (is_analysis_target(target.substr(0, target.find('?'))))
     return handle_analysis_api(request, context, address, reply);
+  if (is_account_target(target.substr(0, target.find('?'))))
+    return handle_account_api_async(request, context, address, reply);  // hashes on its own workers
   reply(handle_api(*request, context, address));
 }
 
