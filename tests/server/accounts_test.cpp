@@ -1,10 +1,12 @@
 // Accounts, sessions and ratings against a real server process (issue 31): a guest who claims
 // an account keeps his games, a session cookie is the only proof and carries its flags, the
 // refusals are clear and rate-limited, and a rated result and its ratings are stored together.
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -449,6 +451,38 @@ TEST(Accounts, AGuesserLocksOutHimselfNotTheOwner) {
   EXPECT_EQ(log_in_from(server.port(), "198.51.100.8", "Ada").status, 200)
       << "a second address logs in while the first has failed 50 times";
   EXPECT_EQ(server.log().find("guess"), std::string::npos) << "no password in a log line";
+}
+
+// Guessers at one name from many addresses slow it for everybody, but only after 200 failures
+// in 10 minutes; and even then its owner sets a new password with the operator's link.
+TEST(Accounts, ANameAloneIsSlowedOnlyAtAMuchHigherCountAndItsOwnerCanStillReset) {
+  TempDir dir;
+  const std::string db = dir.file("name-limit.db");
+  ServerProcess server(db, {"--trusted-proxy", "127.0.0.1"});
+  account(server.port(), "Ada");
+  std::atomic<int> refused{0};
+  std::vector<std::thread> guessers;
+  for (int address = 0; address < 20; ++address)  // 20 addresses, 10 guesses each: none locked alone
+    guessers.emplace_back([&, address] {
+      for (int i = 0; i < 10; ++i)
+        if (log_in_from(server.port(), "203.0.113." + std::to_string(address), "ada", "guess " + std::to_string(i)).status != 401)
+          ++refused;
+    });
+  for (auto& thread : guessers) thread.join();
+  EXPECT_EQ(refused.load(), 0) << "200 failures are answered as failures, not locked";
+  const HttpReply locked = log_in_from(server.port(), "198.51.100.7", "Ada");
+  EXPECT_EQ(locked.status, 429) << "now the name is slowed for everybody";
+  EXPECT_FALSE(locked.retry_after.empty());
+
+  std::string out;
+  ASSERT_EQ(run_server_command({"--db", db, "--reset-password", "ada"}, &out), 0) << out;
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(out, link, std::regex("/#/reset/([A-Za-z0-9_-]{40,})"))) << out;
+  const HttpReply reset = http_call(server.port(), "POST", "/api/password-reset",
+                                    {{"code", std::string(link[1])}, {"new_password", "remembered at last"}},
+                                    {{"X-Forwarded-For", "198.51.100.7"}});
+  EXPECT_EQ(reset.status, 200) << "the owner's reset is not stopped by the name's count: " << reset.body.dump();
+  EXPECT_FALSE(reset.set_cookie.empty()) << "and it logs him in";
 }
 
 // Correct passwords are limited per name too (20 in 10 minutes), and an account keeps at most 20
