@@ -155,12 +155,16 @@ TEST(Forwarding, AnAccountChangedOnOneProcessIsReadAgainByTheOthers) {
     return client.request(hello);
   };
   ASSERT_EQ(hello_there({{"type", "hello"}, {"token", token}})["type"], "welcome") << "the other process knows Ada now";
+  Client guest_there(there.port());
+  ASSERT_EQ(guest_there.request({{"type", "hello"}, {"token", token}})["type"], "welcome");
 
   const HttpReply claimed = http_call(here.port(), "POST", "/api/accounts", {{"name", "Ada"}, {"password", "tulip garden 42"}},
                                       {{"Authorization", "Bearer " + token}});
   ASSERT_EQ(claimed.status, 201) << claimed.body.dump();
   EXPECT_TRUE(eventually([&] { return hello_there({{"type", "hello"}, {"token", token}}).value("code", "") == "bad_token"; }))
       << "the guest's token stops working on the other process too";
+  EXPECT_TRUE(guest.wait_closed(5s)) << "the connection that said hello with the token is ended";
+  EXPECT_TRUE(guest_there.wait_closed(5s)) << "there too";
 
   const std::string ada = cookie_of(claimed.set_cookie);
   const HttpReply bob_signed_up = http_call(here.port(), "POST", "/api/accounts", {{"name", "Bob"}, {"password", "tulip garden 42"}});

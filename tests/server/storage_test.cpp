@@ -200,10 +200,27 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
   accounts.end_session("session-1b");
   EXPECT_FALSE(accounts.session_player("session-1b"));
 
+  // An account keeps kMaxSessionsPerAccount sessions: each new one ends the oldest beyond that.
+  std::size_t ended = 0;
+  for (int i = 0; i < 25; ++i) {
+    const std::string hash = "session-2-" + std::to_string(i);
+    const auto gone = accounts.add_session(hash, "p2");
+    EXPECT_EQ(std::count(gone.begin(), gone.end(), hash), 0) << "the new session stays";
+    for (const auto& each : gone) EXPECT_FALSE(accounts.session_player(each)) << each;
+    ended += gone.size();
+  }
+  EXPECT_EQ(ended, 26 - kMaxSessionsPerAccount) << "with the sign-up's own";
+  EXPECT_EQ(accounts.sessions("p2").size(), kMaxSessionsPerAccount);
+  EXPECT_TRUE(accounts.session_player("session-2-24"));
+
   accounts.add_password_reset("reset-old", "p1", "2020-01-01T00:00:00.000Z");
+  EXPECT_FALSE(accounts.password_reset_player("reset-old"));
   EXPECT_FALSE(accounts.take_password_reset("reset-old")) << "expired";
   accounts.add_password_reset("reset-1", "p1", "2999-01-01T00:00:00.000Z");
+  EXPECT_EQ(accounts.password_reset_player("reset-1"), std::optional<std::string>("p1"));
+  EXPECT_EQ(accounts.password_reset_player("reset-1"), std::optional<std::string>("p1")) << "looking uses nothing up";
   EXPECT_EQ(accounts.take_password_reset("reset-1"), std::optional<std::string>("p1"));
+  EXPECT_FALSE(accounts.password_reset_player("reset-1"));
   EXPECT_FALSE(accounts.take_password_reset("reset-1")) << "used up";
 
   GameMeta rated = game("g1", "p1", "playing");

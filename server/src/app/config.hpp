@@ -19,6 +19,8 @@ struct Config {
   std::vector<std::string> trusted_proxies;  // their X-Forwarded-For names the client
   int threads = 1;
   int bot_threads = 1;  // worker threads for computer players' searches
+  int password_threads = 2;  // --password-threads: workers for Argon2id hashes (64 MiB each)
+  int password_queue = 32;   // --password-queue: hashes waiting at most; more get 503
   bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
   bool bot_budget_adaptive = true;  // --bot-budget adaptive (less while many wait) or full
   std::int64_t analysis_playouts = 0;  // --analysis-playouts; 0: the engine's default budget

@@ -23,6 +23,7 @@
 #include "storage.hpp"
 #include "thread_name.hpp"
 #include "web_push.hpp"
+#include "work_queue.hpp"
 
 namespace mancala::server {
 namespace {
@@ -222,6 +223,8 @@ int run_server(const Config& config) {
   const auto analyses = AnalysisJobs::create(io, bot_pool, storage, config.analysis_playouts);
   analyses->resume_unfinished();
 
+  // Password hashes on workers of their own, so that log-ins at speed cannot hold the readers.
+  WorkQueue password_work(config.password_threads, static_cast<std::size_t>(config.password_queue), "password");
   RequestLimits request_limits;
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
@@ -229,7 +232,8 @@ int run_server(const Config& config) {
                             config.trusted_proxies,
                             push ? push->public_key() : "",
                             {config.test_push_http_loopback},
-                            analyses.get()};
+                            analyses.get(),
+                            &password_work};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -258,6 +262,7 @@ int run_server(const Config& config) {
   });
   io.run();
   for (auto& thread : threads) thread.join();
+  password_work.stop();  // hashes still queued have nobody to answer; before `context` goes
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer

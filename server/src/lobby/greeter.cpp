@@ -118,6 +118,7 @@ PlayerRef Greeter::reread_account(const std::string& player_id) {
 
 void Greeter::welcome_back(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                            const PlayerRef& player, const std::string& token, std::function<void(PlayerRef)> done) {
+  if (!token.empty()) connection->set_guest_token_hash(to_hex(sha256(token)));  // ends with the token
   connection->send(protocol::write_welcome(id, player->id, player->name, token));
   done(player);
   // Back in every unfinished game this player sits in: a `room` message for each.
@@ -153,6 +154,7 @@ void Greeter::hello_new_guest(const std::shared_ptr<Connection>& connection, con
       }
       players_.add(fresh.player);
       if (shared_database_) remember(connection, fresh.player);  // a room he joins may be taken over later
+      connection->set_guest_token_hash(to_hex(sha256(fresh.token)));  // ends with the token
       connection->send(protocol::write_welcome(id, fresh.player->id, fresh.player->name, fresh.token));
       done(fresh.player);
     });

@@ -59,23 +59,35 @@ class SqlAccountStore final : public AccountStore {
     return account_where("a.player_id = ?1", player_id);
   }
 
-  void add_session(const std::string& hash, const std::string& player_id) override {
-    db_.write([=](Connection& db) { insert_session(db, hash, player_id); });
+  std::vector<std::string> add_session(const std::string& hash, const std::string& player_id) override {
+    std::vector<std::string> ended;
+    db_.write([&, hash, player_id](Connection& db) {
+      ended.clear();  // a batch may run again
+      insert_session(db, hash, player_id);
+      auto rows = db.prepare("SELECT hash FROM sessions WHERE player_id = ?1 ORDER BY created DESC, hash DESC");
+      rows.bind(1, player_id);
+      for (std::size_t kept = 0; rows.step();)
+        if (const std::string each = rows.text(0); each != hash && ++kept >= kMaxSessionsPerAccount)
+          ended.push_back(each);
+      for (const auto& each : ended) db.prepare("DELETE FROM sessions WHERE hash = ?1").bind(1, each).run();
+    });
+    return ended;
   }
 
   std::optional<std::string> session_player(const std::string& hash) override {
     std::optional<SessionRecord> found;
     std::string player;
     db_.read([&](Connection& db) {
-      auto row = db.prepare("SELECT player_id, last_used FROM sessions WHERE hash = ?1");
+      auto row = db.prepare("SELECT player_id, created, last_used FROM sessions WHERE hash = ?1");
       row.bind(1, hash);
       if (row.step()) {
         player = row.text(0);
-        found = SessionRecord{hash, "", row.text(1)};
+        found = SessionRecord{hash, row.text(1), row.text(2)};
       }
     });
     if (!found) return std::nullopt;
-    if (found->last_used < days_ago(kSessionIdleDays)) {  // ISO 8601 UTC text sorts as time
+    // ISO 8601 UTC text sorts as time.
+    if (found->last_used < days_ago(kSessionIdleDays) || found->created < days_ago(kSessionLifetimeDays)) {
       end_session(hash);
       return std::nullopt;
     }
@@ -103,8 +115,8 @@ class SqlAccountStore final : public AccountStore {
     db_.read([&](Connection& db) {
       auto rows = db.prepare(
           "SELECT hash, created, last_used FROM sessions WHERE player_id = ?1 AND last_used >= ?2 "
-          "ORDER BY last_used DESC");
-      rows.bind(1, player_id).bind(2, days_ago(kSessionIdleDays));
+          "AND created >= ?3 ORDER BY last_used DESC");
+      rows.bind(1, player_id).bind(2, days_ago(kSessionIdleDays)).bind(3, days_ago(kSessionLifetimeDays));
       while (rows.step()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
     });
     return out;
@@ -131,6 +143,16 @@ class SqlAccountStore final : public AccountStore {
       auto row = db.prepare("DELETE FROM password_resets WHERE hash = ?1 RETURNING player_id, expires");
       row.bind(1, hash);
       if (row.step() && row.text(1) > now) player = row.text(0);
+    });
+    return player;
+  }
+
+  std::optional<std::string> password_reset_player(const std::string& hash) override {
+    std::optional<std::string> player;
+    db_.read([&](Connection& db) {
+      auto row = db.prepare("SELECT player_id FROM password_resets WHERE hash = ?1 AND expires > ?2");
+      row.bind(1, hash).bind(2, now_utc());
+      if (row.step()) player = row.text(0);
     });
     return player;
   }

@@ -230,13 +230,51 @@ StoredGame visible_game(const std::string& id, const std::string& viewer, Storag
 
 std::optional<std::string> decode_path_segment(std::string_view text) { return decode_utf8(text, false); }
 
+// An address in one spelling (IPv4 seen through an IPv6 socket, ::ffff:a.b.c.d, as a.b.c.d);
+// nothing for text that is no address, which must never become a rate limit's key.
+static std::optional<net::ip::address> address_of(std::string_view text) {
+  error_code error;
+  const auto address = net::ip::make_address(std::string(text), error);
+  if (error) return std::nullopt;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    return net::ip::address(net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6()));
+  return address;
+}
+
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted) {
+  const auto address = address_of(peer);
+  return address && std::any_of(trusted.begin(), trusted.end(),
+                                [&](const std::string& proxy) { return address_of(proxy) == address; });
+}
+
+// X-Forwarded-For is one list however many field lines carry it (RFC 9110, 5.3): each proxy
+// appends the address it saw, so only the entries on the right were written by proxies we
+// trust. Read from the right, the client is the first entry that is not itself a trusted proxy;
+// an entry that is no address stops the walk at the last hop known to be real.
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted) {
-  if (std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
-  std::string_view forwarded = to_std(request["X-Forwarded-For"]);
-  forwarded = forwarded.substr(forwarded.rfind(',') == std::string_view::npos ? 0 : forwarded.rfind(',') + 1);
-  while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
-  while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
-  return forwarded.empty() ? peer : std::string(forwarded);
+  if (!is_trusted_proxy(peer, trusted)) return peer;
+  std::vector<std::string_view> hops;
+  const auto [first, last] = request.equal_range("X-Forwarded-For");
+  for (auto field = first; field != last; ++field) {
+    std::string_view rest = to_std(field->value());
+    for (;;) {
+      const auto comma = rest.find(',');
+      std::string_view hop = rest.substr(0, comma);
+      while (!hop.empty() && (hop.front() == ' ' || hop.front() == '\t')) hop.remove_prefix(1);
+      while (!hop.empty() && (hop.back() == ' ' || hop.back() == '\t')) hop.remove_suffix(1);
+      hops.push_back(hop);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  std::string client = address_of(peer)->to_string();
+  for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {
+    const auto address = address_of(*hop);
+    if (!address) break;
+    client = address->to_string();
+    if (!is_trusted_proxy(client, trusted)) break;
+  }
+  return client;
 }
 
 bool is_api_target(std::string_view path) {
@@ -291,6 +329,8 @@ void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const H
   const std::string_view target = to_std(request->target());
   if (is_analysis_target(target.substr(0, target.find('?'))))
     return handle_analysis_api(request, context, address, reply);
+  if (is_account_target(target.substr(0, target.find('?'))))
+    return handle_account_api_async(request, context, address, reply);  // hashes on its own workers
   reply(handle_api(*request, context, address));
 }
 

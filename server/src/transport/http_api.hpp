@@ -16,15 +16,24 @@ class Storage;
 class PlayerDirectory;
 class Metrics;
 class AnalysisJobs;
+class WorkQueue;
 
 // How often an address, a name or a player may knock on each door of the HTTP API that costs
 // something (every way in is rate-limited; the WebSocket has its own per-connection limit).
 struct RequestLimits {
-  // Failed log-ins, so that passwords cannot be guessed at speed: per account name and per
-  // address; and sign-ups (failed or not) per address.
-  FailureLimiter logins_by_name{10, std::chrono::minutes(10)};
+  // Failed log-ins (and current passwords given to change one), so that passwords cannot be
+  // guessed at speed: per address and account name, per address, and per name alone only at a
+  // much higher count, so that a guesser locks out himself, not the account's owner.
+  FailureLimiter logins_by_address_and_name{10, std::chrono::minutes(10)};
   FailureLimiter logins_by_address{50, std::chrono::minutes(10)};
+  FailureLimiter logins_by_name{200, std::chrono::minutes(10)};
+  // Successful log-ins too, per address and per name: each one costs a hash and a session.
+  FailureLimiter sessions_by_address{30, std::chrono::minutes(10)};
+  FailureLimiter sessions_by_name{20, std::chrono::minutes(10)};
+  // Sign-ups (failed or not) per address; and every request that hashes a password (log-in,
+  // sign-up, password change or reset), counted per address before its hash.
   FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
+  FailureLimiter password_hashes_by_address{100, std::chrono::minutes(10)};
   // Analyses, imported records and what-ifs (analysis_api.cpp): only what starts new work
   // counts, per address and per player.
   FailureLimiter analyses{20, std::chrono::minutes(10)};
@@ -58,6 +67,9 @@ struct HttpContext {
   PushEndpointRules push_endpoints = {};
   // Game analyses and what-if searches on the bots' workers; none: the endpoints answer 503.
   AnalysisJobs* analyses = nullptr;
+  // Password hashes (log-in, sign-up, password change and reset) run here, on workers of their
+  // own with a bounded queue (full: 503), never on the reader threads; none: on the caller's.
+  WorkQueue* password_work = nullptr;
   // Served over https: cookies get Secure and the __Host- prefix.
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };
@@ -66,9 +78,12 @@ using HttpRequest = http::request<http::string_body>;
 using StringResponse = http::response<http::string_body>;
 
 bool is_api_target(std::string_view path);
-// The client's address: the TCP peer's, or, when the peer is a trusted proxy, the last one its
-// X-Forwarded-For names (the one that proxy saw; earlier ones the client may have made up).
+// The client's address: the TCP peer's, or, when the peer is a trusted proxy, the rightmost
+// address in its X-Forwarded-For (every field line) that is not a trusted proxy itself; earlier
+// ones the client may have made up. Text that is no IP address is never the answer.
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted);
+// Whether `peer` is one of the --trusted-proxy addresses (compared as addresses, not text).
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted);
 // `address`: the client's, for rate limits and log lines.
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address);
 // The same for every request, answered through `reply`: at once on this thread, or later from a

@@ -154,10 +154,12 @@ void HttpSession::route(HttpRequest request) {
 // thread and the answer written back on this connection's strand: no network thread waits. A
 // what-if answers later from a bot worker, the same way.
 void HttpSession::answer_api(HttpRequest request) {
-  auto owned = std::make_shared<const HttpRequest>(std::move(request));
   error_code ignored;
-  const auto peer = stream_.socket().remote_endpoint(ignored);
-  std::string address = client_address(*owned, peer.address().to_string(), context_.trusted_proxies);
+  const std::string peer = stream_.socket().remote_endpoint(ignored).address().to_string();
+  // Whether the request came over https (Secure cookies) is a trusted proxy's to say only.
+  if (!is_trusted_proxy(peer, context_.trusted_proxies)) request.erase("X-Forwarded-Proto");
+  auto owned = std::make_shared<const HttpRequest>(std::move(request));
+  std::string address = client_address(*owned, peer, context_.trusted_proxies);
   context_.hub.readers().run([self = shared_from_this(), owned, address = std::move(address)] {
     // handle_api_async turns every failure into an error response.
     handle_api_async(owned, self->context_, address, [self](StringResponse response) {
