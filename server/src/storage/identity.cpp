@@ -36,6 +36,11 @@ std::optional<SeatRating> PlayerRatings::of(const std::string& game) const {
   return it == by_game_.end() ? std::nullopt : std::optional(it->second);
 }
 
+std::map<std::string, SeatRating> PlayerRatings::all() const {
+  const std::lock_guard lock(mutex_);
+  return by_game_;
+}
+
 void PlayerRatings::set(std::map<std::string, SeatRating> ratings) {
   const std::lock_guard lock(mutex_);
   by_game_ = std::move(ratings);

@@ -21,6 +21,7 @@ namespace mancala::server {
 class PlayerRatings {
  public:
   std::optional<SeatRating> of(const std::string& game) const;
+  std::map<std::string, SeatRating> all() const;
   void set(std::map<std::string, SeatRating> ratings);
 
  private:
