@@ -60,6 +60,7 @@ bool joins_visible(const icu::UnicodeString& text, int32_t at) {
 
 // Why `c` (at `at` in `text`) may not stand in this text; nothing when it may.
 std::optional<std::string> refusal(const icu::UnicodeString& text, int32_t at, UChar32 c, const Purpose& purpose) {
+  if (c >= 0x20 && c < 0x7F) return std::nullopt;  // printable ASCII, most text: no property lookups
   const std::string plural = purpose.name ? "names" : "messages";
   const std::string which = " (" + code_point_text(c) + ")";
   if (is_bidi_control(c))
@@ -90,8 +91,11 @@ std::optional<std::string> shape_refusal(const icu::UnicodeString& text, const P
   for (int32_t i = 0; i < text.length(); i = text.moveIndex32(i, 1)) {
     const UChar32 c = text.char32At(i);
     visible = visible || is_visible(c);
+    if (!purpose.name) {
+      if (visible) return std::nullopt;  // a message needs only something visible
+      continue;
+    }
     marks_in_a_row = is_mark(c) ? marks_in_a_row + 1 : 0;
-    if (!purpose.name) continue;
     if (i == 0 && is_mark(c)) return "a name may not start with a combining mark, which joins the text before it";
     if (marks_in_a_row > kMaxMarksInARow)
       return "a name may stack at most " + std::to_string(kMaxMarksInARow) + " marks on one letter";
