@@ -128,6 +128,40 @@ TEST(Accounts, TheNameIsReservedAndRefusalsSayWhy) {
   EXPECT_EQ(guest.hello("Ada Lovelace")["type"], "welcome");
 }
 
+// Issue 46: no guest can take a name that shows as an account's (an invisible character added,
+// a look-alike letter, a reversed spelling, another case, a digit for a letter) or that shows
+// as nothing; nor can a new account. Names are kept in NFC.
+TEST(Accounts, NamesThatPassForAnAccountOrForNothingAreRefused) {
+  ServerProcess server;
+  account(server.port(), "carol");
+  Client guest(server.port());
+  for (const std::string fake : {"carol\u200B", "c\u0430rol", "\u202Elorac", "\u200B\u200B\u200B", "\u3164",
+                                 "carol\U000E0041", "\u0301\u0301", "CAR0L"}) {
+    const Json refused = guest.request({{"type", "hello"}, {"name", fake}});
+    EXPECT_EQ(refused["code"], "bad_name") << fake << ": " << refused.dump();
+  }
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "c\u0430rol"}})["message"],
+            "'c\u0430rol' looks like the account 'carol': pick another name");
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "\u202Elorac"}})["message"],
+            "names may not contain direction-changing characters such as a right-to-left override (U+202E)");
+  const HttpReply like = sign_up(server.port(), "caro1");
+  EXPECT_EQ(like.status, 409);
+  EXPECT_EQ(like.body["error"]["message"], "the name 'caro1' looks like the account 'carol'; pick another");
+  const Json welcome = guest.request({{"type", "hello"}, {"name", "Rene\u0301"}});
+  EXPECT_EQ(welcome["name"], "Ren\u00E9") << "e and a combining accent are kept as é";
+}
+
+// The accounts a database had before the name skeletons get theirs when the server migrates it.
+TEST(Accounts, AnOlderDatabasesAccountsGetTheirNameSkeletons) {
+  TempDir dir;
+  const std::string db = dir.file("before.db");
+  { ServerProcess server(db); account(server.port(), "carol"); }
+  execute_on(db, "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton; PRAGMA user_version = 8");
+  ServerProcess server(db);
+  EXPECT_EQ(sign_up(server.port(), "caro1").status, 409);
+  EXPECT_EQ(sign_up(server.port(), "carla").status, 201);
+}
+
 TEST(Accounts, LoggingInElsewhereResumesTheRoomsAndTheCookieHasItsFlags) {
   ServerProcess server;
   const Account ada = account(server.port(), "Ada");

@@ -264,6 +264,37 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
 }
 
 // The history list: filters, privacy and paging (absent filters are bound as NULL).
+// Issue 46: a name that can pass for an account's (any case, a digit for a letter, a Cyrillic
+// letter for a Latin one) is taken, by the accounts' name skeletons; accounts made before the
+// migration that adds them get theirs from it.
+TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
+  {
+    auto storage = open();
+    AccountStore& accounts = storage->accounts();
+    accounts.create_account({"p1", true, "carol", "hash-1", "session-1", std::string(64, 'r')});
+    for (const std::string fake : {"CAROL", "caro1", "c\u0430rol"}) {
+      try {
+        accounts.create_account({"p2", true, fake, "hash-2", "session-2", std::string(64, 's')});
+        ADD_FAILURE() << fake << " was taken";
+      } catch (const NameTaken& taken) {
+        EXPECT_EQ(taken.account, "carol") << fake;
+      }
+    }
+    EXPECT_EQ(accounts.account_name_like("CAR0L"), std::optional<std::string>("carol"));
+    EXPECT_FALSE(accounts.account_name_like("carla"));
+    accounts.create_account({"p3", true, "carla", "hash-3", "session-3", std::string(64, 't')});
+  }
+  // The database as it was before the skeletons: no column, one migration fewer.
+  const char* const kBefore = "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
+  if (GetParam() == "postgresql")
+    PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 9");
+  else
+    Database(db_, false).execute(std::string(kBefore) + "PRAGMA user_version = 8");
+  auto storage = open();
+  EXPECT_EQ(storage->accounts().account_name_like("c\u0430rol"), std::optional<std::string>("carol"));
+  EXPECT_EQ(storage->accounts().account_name_like("CARLA"), std::optional<std::string>("carla"));
+}
+
 TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) {
   auto storage = open();
   for (const char* id : {"p1", "p2"})

@@ -65,9 +65,11 @@ struct LeaderboardEntry {
   SeatRating rating;
 };
 
-// Names are unique whatever their case: this name is someone's already.
+// This name is an account's already, or can pass for one (the same confusable skeleton:
+// protocol::name_skeleton); `account` is that account's name.
 struct NameTaken : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit NameTaken(const std::string& name) : std::runtime_error("the name '" + name + "' is taken"), account(name) {}
+  std::string account;
 };
 
 inline constexpr int kSessionIdleDays = 30;
@@ -81,8 +83,10 @@ class AccountStore {
  public:
   virtual ~AccountStore() = default;
 
-  // Throws NameTaken when an account (any case) has the name.
+  // Throws NameTaken when an account has a name this one can pass for (any case, any look-alike).
   virtual void create_account(const NewAccount& account) = 0;
+  // The name of an account `name` can pass for (the same skeleton), if any.
+  virtual std::optional<std::string> account_name_like(const std::string& name) = 0;
   virtual std::optional<AccountRecord> find_account(const std::string& name) = 0;  // any case
   virtual std::optional<AccountRecord> account_of(const std::string& player_id) = 0;
   // Returns the hashes of the sessions it ended to keep kMaxSessionsPerAccount (the oldest).

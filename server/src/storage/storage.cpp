@@ -118,7 +118,10 @@ const char* const kMigrations[] = {
     kPushMigration,
     // 8: game analyses (account_schema.hpp).
     kAnalysisMigration,
+    // 9: accounts' name skeletons (account_schema.hpp), filled in C++ (fill_name_skeletons).
+    kNameSkeletonMigration,
 };
+constexpr std::int64_t kNameSkeletonNumber = 9;
 
 void migrate(Database& db) {
   std::int64_t applied = 0;
@@ -134,6 +137,7 @@ void migrate(Database& db) {
     db.execute("BEGIN IMMEDIATE");
     try {
       db.execute(kMigrations[number]);
+      if (number + 1 == kNameSkeletonNumber) fill_name_skeletons(db);
       // PRAGMA takes no bound parameters; the number is ours, not input.
       db.execute("PRAGMA user_version = " + std::to_string(number + 1));
       db.execute("COMMIT");

@@ -264,9 +264,14 @@ void sign_up(const Call& call) {
     account.session_hash = secret_hash(secret);
     try {
       context.storage.accounts().create_account(account);
-    } catch (const NameTaken&) {
+    } catch (const NameTaken& taken) {
       log_info("signup_refused", {{"address", address}, {"name", name}, {"reason", "name_taken"}});
-      throw Refusal{http::status::conflict, "name_taken", "the name '" + name + "' is taken; pick another", {}};
+      // A look-alike (caro1 for carol) is refused too, by the accounts' name skeletons.
+      throw Refusal{http::status::conflict, "name_taken",
+                    lower_case(taken.account) == lower_case(name)
+                        ? "the name '" + name + "' is taken; pick another"
+                        : "the name '" + name + "' looks like the account '" + taken.account + "'; pick another",
+                    {}};
     }
     context.players.become_account(account.player_id, name);
     context.hub.players_changed({account.player_id});  // a claimed guest's token ends everywhere
