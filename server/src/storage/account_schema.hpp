@@ -1,5 +1,5 @@
 #pragma once
-// Migrations 5 (accounts and ratings, issue 31), 6 (chat), 7 (Web Push) and 8 (analyses), in SQL that SQLite and
+// Migrations 5 (accounts and ratings, issue 31), 6 (chat), 7 (Web Push), 8 (analyses) and who asked for an analysis, in SQL that SQLite and
 // PostgreSQL both read alike, so both migration lists name these texts.
 
 namespace mancala::server {
@@ -124,6 +124,14 @@ inline constexpr const char* kAnalysisMigration = R"sql(
     json TEXT NOT NULL,
     PRIMARY KEY (analysis_id, idx)
   );
+)sql";
+
+// Who asked for each analysis (issue 46), the same for both databases: the player (empty for
+// nobody known) and the address, so that the queue limits per player and per address hold
+// after a restart too, and only the one who asked may cancel it. Older rows keep ''.
+inline constexpr const char* kAnalysisAskerMigration = R"sql(
+  ALTER TABLE analyses ADD COLUMN requested_by TEXT NOT NULL DEFAULT '';
+  ALTER TABLE analyses ADD COLUMN requested_from TEXT NOT NULL DEFAULT '';
 )sql";
 
 }  // namespace mancala::server

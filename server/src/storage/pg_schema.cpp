@@ -100,6 +100,8 @@ const char* const kMigrations[] = {
     R"sql(
       ALTER TABLE moves DROP CONSTRAINT IF EXISTS moves_game_id_fkey;
     )sql",
+    // 10: who asked for each analysis (account_schema.hpp).
+    kAnalysisAskerMigration,
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

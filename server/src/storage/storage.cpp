@@ -118,6 +118,8 @@ const char* const kMigrations[] = {
     kPushMigration,
     // 8: game analyses (account_schema.hpp).
     kAnalysisMigration,
+    // 9: who asked for each analysis (account_schema.hpp).
+    kAnalysisAskerMigration,
 };
 
 void migrate(Database& db) {
