@@ -102,6 +102,13 @@ const char* const kMigrations[] = {
     )sql",
     // 10: who asked for each analysis (account_schema.hpp).
     kAnalysisAskerMigration,
+    // 11: a reporter reports a chat line once (see SQLite's migration 10).
+    R"sql(
+      DELETE FROM chat_reports a USING chat_reports b
+        WHERE a.ctid > b.ctid AND a.game_id = b.game_id AND a.player_id = b.player_id AND a.at = b.at
+          AND a.reporter_id = b.reporter_id;
+      CREATE UNIQUE INDEX chat_reports_once ON chat_reports(game_id, player_id, at, reporter_id);
+    )sql",
 };
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.

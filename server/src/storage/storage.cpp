@@ -120,6 +120,13 @@ const char* const kMigrations[] = {
     kAnalysisMigration,
     // 9: who asked for each analysis (account_schema.hpp).
     kAnalysisAskerMigration,
+    // 10: a reporter reports a chat line once (issue 46): the copies older servers kept go,
+    // then a unique index keeps it so.
+    R"sql(
+      DELETE FROM chat_reports WHERE rowid NOT IN
+        (SELECT MIN(rowid) FROM chat_reports GROUP BY game_id, player_id, at, reporter_id);
+      CREATE UNIQUE INDEX chat_reports_once ON chat_reports(game_id, player_id, at, reporter_id);
+    )sql",
 };
 
 void migrate(Database& db) {
