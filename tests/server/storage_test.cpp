@@ -335,6 +335,32 @@ TEST_P(StorageTest, AnalysesKeepTheirPositionsOnceAndAreDoneWithTheLast) {
   EXPECT_TRUE(analyses.unfinished().empty());
 }
 
+// Issue 46: who asked is kept; a cancelled (removed) analysis takes no late position, can be
+// created again, and is done only once it has all its positions.
+TEST_P(StorageTest, ACancelledAnalysisGoesWithItsPositions) {
+  auto storage = open();
+  auto& analyses = storage->analyses();
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-01T00:00:00.000Z", "", "p1", "203.0.113.1"});
+  EXPECT_EQ(analyses.find("k")->requested_by, "p1");
+  EXPECT_EQ(analyses.find("k")->requested_from, "203.0.113.1");
+  const auto add = [&](std::int64_t index, bool last) {
+    return wait([&](auto done) { analyses.add_position("k", index, "{}", last, done); });
+  };
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_FALSE(analyses.find("k"));
+  ASSERT_TRUE(add(1, true));  // the position that was being searched
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-02T00:00:00.000Z", "", "", "203.0.113.2"});
+  EXPECT_TRUE(analyses.positions("k").empty()) << "nothing of the cancelled one";
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "running") << "not done without position 0";
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "done");
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_TRUE(analyses.find("k")) << "a done analysis is not removed";
+}
+
 TEST_P(StorageTest, ListGamesFiltersAndPages) {
   auto storage = open();
   ASSERT_TRUE(wait([&](auto done) { storage->create_player({"p1", "Ada", std::string(64, 'a')}, done); }));
