@@ -156,7 +156,7 @@ TEST(Accounts, AnOlderDatabasesAccountsGetTheirNameSkeletons) {
   TempDir dir;
   const std::string db = dir.file("before.db");
   { ServerProcess server(db); account(server.port(), "carol"); }
-  execute_on(db, "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton; PRAGMA user_version = 8");
+  execute_on(db, "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton; PRAGMA user_version = 10");
   ServerProcess server(db);
   EXPECT_EQ(sign_up(server.port(), "caro1").status, 409);
   EXPECT_EQ(sign_up(server.port(), "carla").status, 201);

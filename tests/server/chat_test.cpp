@@ -146,6 +146,23 @@ TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {
   EXPECT_NE(server.log().find("chat_reported"), std::string::npos);
 }
 
+// Issue 46: the same line reported again by the same reporter is answered ok, and kept once.
+TEST(Chat, ALineReportedTwiceByOneReporterIsKeptOnce) {
+  TempDir dir;
+  const std::string db = dir.file("reports.db");
+  ServerProcess server(db);
+  ChatRoom table(server);
+  EXPECT_EQ(table.say(table.bob, "rude words")["type"], "ok");
+  const Json line = table.ada.wait_for(is_chat);
+  const Json report{{"type", "report_chat"}, {"room", table.room}, {"player_id", line["player_id"]}, {"at", line["at"]}};
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(table.ada.request(report)["type"], "ok") << i;
+  EXPECT_EQ(table.watcher.request(report)["type"], "ok");
+  const auto rows = query_on(db, "SELECT reporter_id, COUNT(*) FROM chat_reports GROUP BY reporter_id ORDER BY reporter_id");
+  ASSERT_EQ(rows.size(), 2u) << "one row per reporter";
+  EXPECT_EQ(rows[0][1], "1");
+  EXPECT_EQ(rows[1][1], "1");
+}
+
 TEST(Chat, AnOperatorSilencesAPlayerEverywhere) {
   TempDir dir;
   const std::string db = dir.file("chat.db");

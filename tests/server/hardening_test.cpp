@@ -306,6 +306,46 @@ TEST(Hardening, BearerSchemeIsCaseInsensitive) {
 
 // ---- 8. binary frames -----------------------------------------------------------------------
 
+// Issue 46: pages, files and API answers say how a browser may use them: no inline script, no
+// framing (clickjacking of "resign" or "log out everywhere"), no referrer to other sites.
+TEST(Hardening, EveryAnswerCarriesTheSecurityHeaders) {
+  ServerProcess server;
+  for (const std::string target : {"/", "/index.html", "/js/app.js", "/style.css", "/sw.js", "/api/games", "/healthz",
+                                   "/no-such-file"}) {
+    HttpReply reply = http_call(server.port(), "GET", target);
+    const std::string policy = reply.headers["content-security-policy"];
+    EXPECT_NE(policy.find("default-src 'self'"), std::string::npos) << target << ": " << policy;
+    EXPECT_NE(policy.find("script-src 'self';"), std::string::npos) << target;
+    EXPECT_NE(policy.find("frame-ancestors 'none'"), std::string::npos) << target;
+    EXPECT_NE(policy.find("object-src 'none'"), std::string::npos) << target;
+    EXPECT_NE(policy.find("base-uri 'none'"), std::string::npos) << target;
+    EXPECT_EQ(policy.find("unsafe-inline"), std::string::npos) << target;
+    EXPECT_EQ(reply.headers["x-frame-options"], "DENY") << target;
+    EXPECT_EQ(reply.headers["referrer-policy"], "same-origin") << target;
+    EXPECT_EQ(reply.headers["x-content-type-options"], "nosniff") << target;
+  }
+  // The page itself has no inline script for the policy to refuse.
+  const HttpReply page = http_call(server.port(), "GET", "/");
+  EXPECT_EQ(page.text.find("<script>"), std::string::npos);
+  EXPECT_EQ(page.text.find("style=\""), std::string::npos);
+}
+
+// /metrics answers only a loopback peer that no proxy forwarded, or anyone with --public-metrics:
+// a proxy on the machine would make every visitor a loopback peer.
+TEST(Hardening, MetricsAnswerOnlyTheMachineItselfUnlessPublic) {
+  {
+    ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics").status, 200);
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "203.0.113.9"}}).status, 404)
+        << "forwarded by a (trusted) proxy: a visitor";
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "127.0.0.1"}}).status, 404)
+        << "whatever the visitor says of itself";
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"Forwarded", "for=203.0.113.9"}}).status, 404);
+  }
+  ServerProcess open(":memory:", {"--public-metrics"});
+  EXPECT_EQ(http_call(open.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "203.0.113.9"}}).status, 200);
+}
+
 TEST(Hardening, BinaryFramesAreRefusedWith1003) {
   ServerProcess server;
   Client client(server.port());

@@ -287,9 +287,9 @@ TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
   // The database as it was before the skeletons: no column, one migration fewer.
   const char* const kBefore = "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
   if (GetParam() == "postgresql")
-    PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 9");
+    PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 11");
   else
-    Database(db_, false).execute(std::string(kBefore) + "PRAGMA user_version = 8");
+    Database(db_, false).execute(std::string(kBefore) + "PRAGMA user_version = 10");
   auto storage = open();
   EXPECT_EQ(storage->accounts().account_name_like("c\u0430rol"), std::optional<std::string>("carol"));
   EXPECT_EQ(storage->accounts().account_name_like("CARLA"), std::optional<std::string>("carla"));
@@ -381,6 +381,32 @@ TEST_P(StorageTest, AnalysesKeepTheirPositionsOnceAndAreDoneWithTheLast) {
   ASSERT_TRUE(wait([&](auto done) { analyses.mark_failed("abc", done); }));
   EXPECT_EQ(analyses.find("abc")->state, "failed");
   EXPECT_TRUE(analyses.unfinished().empty());
+}
+
+// Issue 46: who asked is kept; a cancelled (removed) analysis takes no late position, can be
+// created again, and is done only once it has all its positions.
+TEST_P(StorageTest, ACancelledAnalysisGoesWithItsPositions) {
+  auto storage = open();
+  auto& analyses = storage->analyses();
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-01T00:00:00.000Z", "", "p1", "203.0.113.1"});
+  EXPECT_EQ(analyses.find("k")->requested_by, "p1");
+  EXPECT_EQ(analyses.find("k")->requested_from, "203.0.113.1");
+  const auto add = [&](std::int64_t index, bool last) {
+    return wait([&](auto done) { analyses.add_position("k", index, "{}", last, done); });
+  };
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_FALSE(analyses.find("k"));
+  ASSERT_TRUE(add(1, true));  // the position that was being searched
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-02T00:00:00.000Z", "", "", "203.0.113.2"});
+  EXPECT_TRUE(analyses.positions("k").empty()) << "nothing of the cancelled one";
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "running") << "not done without position 0";
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "done");
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_TRUE(analyses.find("k")) << "a done analysis is not removed";
 }
 
 TEST_P(StorageTest, ListGamesFiltersAndPages) {

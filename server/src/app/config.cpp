@@ -37,6 +37,12 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --analysis-playouts N  search budget of each analysed position (default: the engine's,
                       20,000 simulations with two seats, 5,000 with more); what-if searches
                       take at most 3,000. Smaller for tests and slow machines
+  --analysis-threads N  worker threads for analyses and what-ifs, under SCHED_IDLE like the
+                      bots' (default 1); 0 pauses them (analyses stay queued), for tests
+  --analysis-queue N  analyses queued or running at once (default 8); more are refused 503
+                      until one ends. Each player and each address may have 2 of them
+  --public-metrics    /metrics answers every client; without it only loopback peers (a
+                      scraper on the machine) get it, everyone else 404
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
@@ -171,6 +177,11 @@ Config parse_command_line(int argc, const char* const* argv) {
     }
     else if (flag == "--analysis-playouts")
       config.analysis_playouts = parse_integer(flag, value(), 1, 10'000'000);
+    else if (flag == "--analysis-threads")
+      config.analysis_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
+    else if (flag == "--analysis-queue")
+      config.analysis_queue = static_cast<int>(parse_integer(flag, value(), 1, 10'000));
+    else if (flag == "--public-metrics") config.public_metrics = true;
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
     else if (flag == "--reset-password") config.reset_password_of = value();

@@ -24,6 +24,9 @@ struct Config {
   bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
   bool bot_budget_adaptive = true;  // --bot-budget adaptive (less while many wait) or full
   std::int64_t analysis_playouts = 0;  // --analysis-playouts; 0: the engine's default budget
+  int analysis_threads = 1;  // --analysis-threads: workers for analyses and what-ifs (0 pauses them)
+  int analysis_queue = 8;    // --analysis-queue: analyses queued or running at once
+  bool public_metrics = false;  // --public-metrics: /metrics for every peer, not only loopback
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit

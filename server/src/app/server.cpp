@@ -30,6 +30,12 @@ namespace {
 
 constexpr auto kCloseGrace = std::chrono::seconds(2);
 constexpr std::size_t kBotQueueCapacity = 4096;
+// Records and games being read or replayed for the analysis API at once, waiting or worked on:
+// beyond, the request is answered 503 (issue 46). One import of a 64 KiB record is about 1 s.
+constexpr int kRecordReplayThreads = 1;
+constexpr std::size_t kRecordReplayQueue = 16;
+// Analyses' positions (one queued per running analysis) and what-ifs waiting for a worker.
+constexpr std::size_t kAnalysisWorkQueue = 64;
 
 // The orderly stop: no new connections, everything queued committed and announced, then every
 // socket closed with 1001 (waiting briefly for the close handshakes) and the threads released.
@@ -219,9 +225,16 @@ int run_server(const Config& config) {
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
-  // Analyses share the bots' workers; those a restart interrupted go on from where they were.
-  const auto analyses = AnalysisJobs::create(io, bot_pool, storage, config.analysis_playouts);
+  // Analyses have workers of their own, as idle as the bots'; those a restart interrupted go on
+  // from where they were. Records are replayed on workers of their own too: no reader waits.
+  WorkQueue analysis_workers(config.analysis_threads, kAnalysisWorkQueue, "analysis",
+                             {.on_thread_start = config.bot_threads_idle ? run_at_idle_priority : std::function<void()>()});
+  AnalysisLimits analysis_limits;
+  analysis_limits.max_running = static_cast<std::size_t>(config.analysis_queue);
+  const auto analyses =
+      AnalysisJobs::create(io, analysis_workers, storage, config.analysis_playouts, analysis_limits);
   analyses->resume_unfinished();
+  WorkQueue record_replays(kRecordReplayThreads, kRecordReplayQueue, "replay");
 
   // Password hashes on workers of their own, so that log-ins at speed cannot hold the readers.
   WorkQueue password_work(config.password_threads, static_cast<std::size_t>(config.password_queue), "password");
@@ -233,7 +246,9 @@ int run_server(const Config& config) {
                             push ? push->public_key() : "",
                             {config.test_push_http_loopback},
                             analyses.get(),
-                            &password_work};
+                            &password_work,
+                            &record_replays,
+                            config.public_metrics};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -263,7 +278,9 @@ int run_server(const Config& config) {
   io.run();
   for (auto& thread : threads) thread.join();
   password_work.stop();  // hashes still queued have nobody to answer; before `context` goes
+  record_replays.stop();  // the same for replays
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start
+  analysis_workers.stop();
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
   if (push) push->stop();  // notices still queued are dropped; those being sent end by their timeout

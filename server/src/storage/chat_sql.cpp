@@ -48,7 +48,7 @@ class SqlChatStore final : public ChatStore {
         [game_id = std::move(game_id), line = std::move(line), reporter_id = std::move(reporter_id)](Connection& db) {
           db.prepare(
                 "INSERT INTO chat_reports (game_id, player_id, text, at, reporter_id, reported) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING")  // reported already: one row
               .bind(1, game_id).bind(2, line.player_id).bind(3, line.text).bind(4, line.at)
               .bind(5, reporter_id).bind(6, now_utc())
               .run();

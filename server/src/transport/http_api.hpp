@@ -38,12 +38,16 @@ struct RequestLimits {
   // counts, per address and per player.
   FailureLimiter analyses{20, std::chrono::minutes(10)};
   FailureLimiter record_parses{60, std::chrono::minutes(10)};
+  FailureLimiter record_positions{600, std::chrono::minutes(10)};  // pages of an import's positions
   FailureLimiter record_analyses{10, std::chrono::minutes(10)};
   FailureLimiter whatifs{120, std::chrono::minutes(10)};
+  FailureLimiter analysis_cancels{30, std::chrono::minutes(10)};
   // Web Push subscriptions and unsubscriptions (each counts) per address.
   FailureLimiter push_by_address{30, std::chrono::minutes(10)};
   // Mutes and unmutes (each counts) per address.
   FailureLimiter mutes_by_address{60, std::chrono::minutes(10)};
+  // Invites looked up (POST /api/invites) per address.
+  FailureLimiter invite_lookups{120, std::chrono::minutes(10)};
 };
 
 // What the HTTP side of the server needs, shared by every HTTP session.
@@ -65,11 +69,17 @@ struct HttpContext {
   // Web Push: the VAPID public key (base64url; empty: push is off) and the endpoints accepted.
   std::string push_key = {};
   PushEndpointRules push_endpoints = {};
-  // Game analyses and what-if searches on the bots' workers; none: the endpoints answer 503.
+  // Game analyses and what-if searches on the analysis workers; none: the endpoints answer 503.
   AnalysisJobs* analyses = nullptr;
   // Password hashes (log-in, sign-up, password change and reset) run here, on workers of their
   // own with a bounded queue (full: 503), never on the reader threads; none: on the caller's.
   WorkQueue* password_work = nullptr;
+  // The workers that read and replay records and games for the analysis API (imports, their
+  // positions, what-ifs, the start of an analysis), so that no reader thread does: a bounded
+  // queue, full answers 503. None: that work runs on the reader (unit tests).
+  WorkQueue* record_replays = nullptr;
+  // --public-metrics: /metrics answers everyone, not only loopback peers.
+  bool public_metrics = false;
   // Served over https: cookies get Secure and the __Host- prefix.
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };
@@ -78,6 +88,11 @@ using HttpRequest = http::request<http::string_body>;
 using StringResponse = http::response<http::string_body>;
 
 bool is_api_target(std::string_view path);
+// Whether /metrics answers a request from TCP peer `peer`: anyone with --public-metrics, else a
+// loopback peer (a scraper on the machine) whose request no proxy `forwarded` (X-Forwarded-For
+// or Forwarded present): a proxy on the machine makes every client a loopback peer, and
+// X-Forwarded-For is what a client says of itself.
+bool metrics_visible(const std::string& peer, bool forwarded, bool public_metrics);
 // The client's address: the TCP peer's, or, when the peer is a trusted proxy, the rightmost
 // address in its X-Forwarded-For (every field line) that is not a trusted proxy itself; earlier
 // ones the client may have made up. Text that is no IP address is never the answer.
