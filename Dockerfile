@@ -12,7 +12,7 @@ RUN bash -c 'source scripts/common.sh && build mancala mancala-server'
 # Web Push over TLS), the executables and the web client.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libssl3 libjemalloc2 ca-certificates curl \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libssl3 libjemalloc2 libicu72 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mancala \
     && mkdir -p /data && chown mancala:mancala /data

@@ -6,7 +6,7 @@
 # account passwords (Argon2id). libssl-dev (OpenSSL) encrypts and signs Web Push messages and
 # carries them over TLS. jemalloc is mancala-server's malloc (server/CMakeLists.txt says why).
 BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev
-                libpq-dev libsodium-dev libssl-dev libgtest-dev libjemalloc-dev ccache)
+                libpq-dev libsodium-dev libssl-dev libgtest-dev libjemalloc-dev libicu-dev ccache)
 # Extra packages the tests need: the browser tests drive Debian's Chromium with playwright-core;
 # the deploy check reads docker/compose.yml with Python's YAML parser; the storage tests (and
 # the cluster label) start a throwaway PostgreSQL server from Debian's `postgresql`

@@ -121,46 +121,10 @@ Hello parse_hello(const Fields& f) {
   return hello;
 }
 
-bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
-
-// Decodes well-formed UTF-8 (the JSON parser has already rejected anything else).
-template <class Visit>
-void for_each_code_point(std::string_view text, Visit visit) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const int length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    char32_t c = length == 1 ? lead : lead & (0x3F >> (length - 1));
-    for (int k = 1; k < length && i + static_cast<std::size_t>(k) < text.size(); ++k)
-      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0x3F);
-    visit(c);
-    i += static_cast<std::size_t>(length);
-  }
-}
-
-// Trimmed text of 1 to `max_characters` code points without control characters.
-std::variant<std::string, Error> check_text(std::string_view text, int max_characters, Code code,
-                                           const std::string& what) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  int characters = 0;
-  bool control = false;
-  for_each_code_point(text, [&](char32_t c) {
-    ++characters;
-    control = control || is_control(c);
-  });
-  if (characters == 0) return Error{code, "the " + what + " is empty"};
-  if (characters > max_characters)
-    return Error{code, "the " + what + " has " + std::to_string(characters) + " characters; at most " +
-                           std::to_string(max_characters) + " are allowed"};
-  if (control) return Error{code, "the " + what + " contains a control character"};
-  return std::string(text);
-}
-
 Chat parse_chat(const Fields& f) {
   const Json* text = f.find("text");
   if (!text || !text->is_string()) fail(Code::bad_request, "'chat' needs a string 'text'");
-  auto checked = check_text(text->get_ref<const std::string&>(), kMaxChatCharacters, Code::bad_request, "message");
+  auto checked = check_chat_text(text->get_ref<const std::string&>());
   if (auto* error = std::get_if<Error>(&checked)) throw Invalid{std::move(*error)};
   return Chat{f.string("room"), std::move(std::get<std::string>(checked))};
 }
@@ -302,10 +266,6 @@ RequestId parse_id(const Json& object) {
 
 
 }  // namespace
-
-std::variant<std::string, Error> check_name(std::string_view name) {
-  return check_text(name, kMaxNameCharacters, Code::bad_name, "name");
-}
 
 Parsed parse_client_message(std::string_view text) {
   Parsed parsed;

@@ -62,7 +62,7 @@ Json to_json(const RoomSummary& summary) {
 
 Json to_json(const ChatLine& line) {
   return Json{{"channel", line.channel}, {"player_id", line.player_id}, {"name", line.name},
-              {"text", line.text},       {"at", line.at}};
+              {"account", line.account}, {"text", line.text},       {"at", line.at}};
 }
 
 std::string write_chat(std::string_view room, const ChatLine& line) {

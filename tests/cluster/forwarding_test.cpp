@@ -155,12 +155,16 @@ TEST(Forwarding, AnAccountChangedOnOneProcessIsReadAgainByTheOthers) {
     return client.request(hello);
   };
   ASSERT_EQ(hello_there({{"type", "hello"}, {"token", token}})["type"], "welcome") << "the other process knows Ada now";
+  Client guest_there(there.port());
+  ASSERT_EQ(guest_there.request({{"type", "hello"}, {"token", token}})["type"], "welcome");
 
   const HttpReply claimed = http_call(here.port(), "POST", "/api/accounts", {{"name", "Ada"}, {"password", "tulip garden 42"}},
                                       {{"Authorization", "Bearer " + token}});
   ASSERT_EQ(claimed.status, 201) << claimed.body.dump();
   EXPECT_TRUE(eventually([&] { return hello_there({{"type", "hello"}, {"token", token}}).value("code", "") == "bad_token"; }))
       << "the guest's token stops working on the other process too";
+  EXPECT_TRUE(guest.wait_closed(5s)) << "the connection that said hello with the token is ended";
+  EXPECT_TRUE(guest_there.wait_closed(5s)) << "there too";
 
   const std::string ada = cookie_of(claimed.set_cookie);
   const HttpReply bob_signed_up = http_call(here.port(), "POST", "/api/accounts", {{"name", "Bob"}, {"password", "tulip garden 42"}});
@@ -190,6 +194,58 @@ TEST(Forwarding, AnAccountChangedOnOneProcessIsReadAgainByTheOthers) {
     ada_there.request({{"type", "leave_room"}, {"room", room["room"]["id"]}});
     return shown == stored;
   })) << "a room on the other process shows Ada's new rating, not " << shown;
+}
+
+// Issue 46 (items 9 and 11): an account that plays through another process is an account in the
+// owner's room (its flag and its ratings cross the bus with each request), and no guest on any
+// process can take a name that passes for an account made on another one after it started.
+TEST(Forwarding, AnAccountIsOneInAnotherProcesssRoomAndItsNameIsReservedOnEveryProcess) {
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess here(db);
+  ServerProcess there(db);
+  ServerProcess third(db);
+  const auto sign_up = [&](const std::string& name) {
+    const HttpReply reply = http_call(here.port(), "POST", "/api/accounts", {{"name", name}, {"password", "tulip garden 42"}});
+    EXPECT_EQ(reply.status, 201) << reply.body.dump();
+    return cookie_of(reply.set_cookie);
+  };
+  const std::string carol = sign_up("carol");
+  const std::string bob = sign_up("Bob");
+  Client guest(there.port());
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "c\u0430rol"}})["message"],
+            "'c\u0430rol' looks like the account 'carol': pick another name")
+      << "an account made on another process, after this one started";
+
+  const auto connect = [](ServerProcess& process, const std::string& cookie) {
+    auto client = std::make_unique<Client>(process.port(), Client::Options{"", "", cookie});
+    EXPECT_EQ(client->request({{"type", "hello"}})["type"], "welcome");
+    return client;
+  };
+  const auto carol_there = connect(there, carol);
+  const auto bob_here = connect(here, bob);
+  // A rated game in a room of `there`, Bob playing through `here`: a rated room seats accounts only.
+  const Json created = carol_there->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  const Json joined = bob_here->request({{"type", "join_room"}, {"room", created["room"]["id"]}});
+  ASSERT_EQ(joined["type"], "room") << "Bob is an account in the owner's room: " << joined.dump();
+  EXPECT_EQ(joined["room"]["seats"][1]["account"], true);
+  ASSERT_EQ(bob_here->request({{"type", "resign"}, {"room", created["room"]["id"]}})["type"], "update");
+  Json shown;
+  ASSERT_TRUE(eventually([&] {  // Carol won; her process reads her new rating
+    const Json room = carol_there->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+    shown = room["room"]["seats"][0];
+    carol_there->request({{"type", "leave_room"}, {"room", room["room"]["id"]}});
+    return shown.value("rating", 0) > 1500;
+  })) << shown.dump();
+
+  // A process that never met Carol learns her rating from her request alone.
+  const auto bob_third = connect(third, bob);
+  const Json other = bob_third->request({{"type", "create_room"}, {"game", "cups"}, {"rated", true}});
+  ASSERT_EQ(other["type"], "room") << other.dump();
+  const Json seated = carol_there->request({{"type", "join_room"}, {"room", other["room"]["id"]}});
+  ASSERT_EQ(seated["type"], "room") << seated.dump();
+  EXPECT_EQ(seated["room"]["seats"][1]["account"], true);
+  EXPECT_EQ(seated["room"]["seats"][1]["rating"], shown["rating"]) << seated.dump();
 }
 
 // No lookup of another process's room, invite or player runs on a network thread: with one

@@ -58,7 +58,8 @@ TEST(FailureLimiter, LocksAKeyAfterTheLimitUntilItsOldestFailureLeavesTheWindow)
   EXPECT_FALSE(limiter.wait("ada", t0 + std::chrono::seconds(60)));
 }
 
-HttpRequest with_field(http::field field, const std::string& value) {
+template <class Field>
+HttpRequest with_field(Field field, const std::string& value) {
   HttpRequest request{http::verb::get, "/ws", 11};
   request.set(field, value);
   return request;
@@ -89,6 +90,55 @@ TEST(ClientAddress, IsThePeerUnlessATrustedProxyNamesAnother) {
   EXPECT_EQ(client_address(request, "10.0.0.5", {"10.0.0.5"}), "203.0.113.9")
       << "the address the proxy saw, not one the client may have made up";
   EXPECT_EQ(client_address(HttpRequest{}, "10.0.0.5", {"10.0.0.5"}), "10.0.0.5");
+}
+
+TEST(ClientAddress, ReadsEveryFieldLineFromTheRightAndTakesOnlyAddresses) {
+  HttpRequest request{http::verb::post, "/api/session", 11};
+  request.insert("X-Forwarded-For", "6.6.6.6");        // the client's own line
+  request.insert("X-Forwarded-For", "203.0.113.9");    // the proxy's, appended after it
+  EXPECT_EQ(client_address(request, "10.0.0.5", {"10.0.0.5"}), "203.0.113.9");
+  EXPECT_EQ(client_address(request, "::ffff:10.0.0.5", {"10.0.0.5"}), "203.0.113.9")
+      << "a trusted proxy seen through an IPv6 socket";
+
+  HttpRequest chain{http::verb::post, "/api/session", 11};
+  chain.set("X-Forwarded-For", "6.6.6.6, 198.51.100.4, 10.0.0.7");
+  EXPECT_EQ(client_address(chain, "10.0.0.5", {"10.0.0.5", "10.0.0.7"}), "198.51.100.4")
+      << "the rightmost address that is not a trusted proxy";
+
+  for (const char* garbage : {"not an address", "1.2.3.4:80", "999.1.1.1", "", "1.2.3.4, x"}) {
+    HttpRequest bad{http::verb::post, "/api/session", 11};
+    bad.set("X-Forwarded-For", garbage);
+    EXPECT_EQ(client_address(bad, "10.0.0.5", {"10.0.0.5"}), "10.0.0.5") << "'" << garbage << "' is no address";
+  }
+  HttpRequest behind_two{http::verb::post, "/api/session", 11};
+  behind_two.set("X-Forwarded-For", "junk, 10.0.0.7");
+  EXPECT_EQ(client_address(behind_two, "10.0.0.5", {"10.0.0.5", "10.0.0.7"}), "10.0.0.7")
+      << "the last hop known to be real";
+}
+
+TEST(FailureLimiter, KeepsLongKeysAsTheirHashAndTakesAtOnce) {
+  FailureLimiter limiter(2, std::chrono::seconds(60));
+  const std::string long_name(64 * 1024, 'a');
+  limiter.fail("name:" + long_name);
+  limiter.fail("name:" + long_name + "b");
+  EXPECT_LE(limiter.key_bytes(), 2 * 80u) << "not 64 KiB per key";
+  limiter.fail("name:" + long_name);
+  EXPECT_TRUE(limiter.wait("name:" + long_name)) << "the same long key is still counted as one";
+  EXPECT_FALSE(limiter.wait("name:" + long_name + "b"));
+
+  const auto t0 = FailureLimiter::Clock::time_point{} + std::chrono::hours(1);
+  EXPECT_FALSE(limiter.take("10.0.0.1", t0));
+  EXPECT_FALSE(limiter.take("10.0.0.1", t0));
+  EXPECT_EQ(limiter.take("10.0.0.1", t0 + std::chrono::seconds(1)), std::chrono::seconds(59));
+}
+
+TEST(SessionCookie, TheHostCookieCountsBehindATlsProxyToo) {
+  EXPECT_EQ(session_secret(with_field(http::field::cookie, "__Host-mancala_session=abc"), false), "abc")
+      << "set behind a trusted TLS proxy without --public-url";
+  EXPECT_TRUE(came_over_https(with_field(std::string("X-Forwarded-Proto"), "https")));
+  EXPECT_TRUE(came_over_https(with_field(std::string("X-Forwarded-Proto"), "http, HTTPS")));
+  EXPECT_FALSE(came_over_https(with_field(std::string("X-Forwarded-Proto"), "http")));
+  EXPECT_FALSE(came_over_https(HttpRequest{}));
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // Accounts, sessions and ratings against a real server process (issue 31): a guest who claims
 // an account keeps his games, a session cookie is the only proof and carries its flags, the
 // refusals are clear and rate-limited, and a rated result and its ratings are stored together.
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -126,6 +128,40 @@ TEST(Accounts, TheNameIsReservedAndRefusalsSayWhy) {
   EXPECT_EQ(guest.hello("Ada Lovelace")["type"], "welcome");
 }
 
+// Issue 46: no guest can take a name that shows as an account's (an invisible character added,
+// a look-alike letter, a reversed spelling, another case, a digit for a letter) or that shows
+// as nothing; nor can a new account. Names are kept in NFC.
+TEST(Accounts, NamesThatPassForAnAccountOrForNothingAreRefused) {
+  ServerProcess server;
+  account(server.port(), "carol");
+  Client guest(server.port());
+  for (const std::string fake : {"carol\u200B", "c\u0430rol", "\u202Elorac", "\u200B\u200B\u200B", "\u3164",
+                                 "carol\U000E0041", "\u0301\u0301", "CAR0L"}) {
+    const Json refused = guest.request({{"type", "hello"}, {"name", fake}});
+    EXPECT_EQ(refused["code"], "bad_name") << fake << ": " << refused.dump();
+  }
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "c\u0430rol"}})["message"],
+            "'c\u0430rol' looks like the account 'carol': pick another name");
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "\u202Elorac"}})["message"],
+            "names may not contain direction-changing characters such as a right-to-left override (U+202E)");
+  const HttpReply like = sign_up(server.port(), "caro1");
+  EXPECT_EQ(like.status, 409);
+  EXPECT_EQ(like.body["error"]["message"], "the name 'caro1' looks like the account 'carol'; pick another");
+  const Json welcome = guest.request({{"type", "hello"}, {"name", "Rene\u0301"}});
+  EXPECT_EQ(welcome["name"], "Ren\u00E9") << "e and a combining accent are kept as é";
+}
+
+// The accounts a database had before the name skeletons get theirs when the server migrates it.
+TEST(Accounts, AnOlderDatabasesAccountsGetTheirNameSkeletons) {
+  TempDir dir;
+  const std::string db = dir.file("before.db");
+  { ServerProcess server(db); account(server.port(), "carol"); }
+  execute_on(db, "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton; PRAGMA user_version = 10");
+  ServerProcess server(db);
+  EXPECT_EQ(sign_up(server.port(), "caro1").status, 409);
+  EXPECT_EQ(sign_up(server.port(), "carla").status, 201);
+}
+
 TEST(Accounts, LoggingInElsewhereResumesTheRoomsAndTheCookieHasItsFlags) {
   ServerProcess server;
   const Account ada = account(server.port(), "Ada");
@@ -178,7 +214,7 @@ TEST(Accounts, WrongPasswordsAreRefusedAlikeAndThenLockedOut) {
   EXPECT_EQ(unknown.body, wrong.body) << "an unknown name and a wrong password look the same";
   for (int i = 0; i < 9; ++i) EXPECT_EQ(log_in(server.port(), "ada", "guess number " + std::to_string(i)).status, 401);
   const HttpReply locked = log_in(server.port(), "Ada");
-  EXPECT_EQ(locked.status, 429) << "ten failures lock the name, even for the right password";
+  EXPECT_EQ(locked.status, 429) << "ten failures lock the name from this address, even for the right password";
   EXPECT_EQ(error_code(locked), "rate_limited");
   EXPECT_FALSE(locked.retry_after.empty());
   EXPECT_GT(locked.body["error"].value("retry_after_s", 0), 0);
@@ -418,6 +454,158 @@ TEST(Accounts, AnAccountsMutesFollowItToEveryBrowserAndSurviveARestart) {
   const HttpReply unmuted = as_ada("DELETE", bob_path);
   ASSERT_EQ(unmuted.status, 200) << unmuted.body.dump();
   EXPECT_TRUE(unmuted.body["muted"].empty());
+}
+
+// ---- issue 46: log-ins that cost, lock-outs that hurt only the guesser --------------------
+
+// A log-in from behind a proxy on loopback (the server trusts 127.0.0.1) as `address`.
+HttpReply log_in_from(unsigned short port, const std::string& address, const std::string& name,
+                      const std::string& password = kPassword) {
+  return http_call(port, "POST", "/api/session", {{"name", name}, {"password", password}},
+                   {{"X-Forwarded-For", address}});
+}
+
+TEST(Accounts, AGuesserLocksOutHimselfNotTheOwner) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  account(server.port(), "Ada");
+  const std::string attacker = "203.0.113.66";
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(log_in_from(server.port(), attacker, "ada", "guess number " + std::to_string(i)).status, 401);
+  const HttpReply locked = log_in_from(server.port(), attacker, "Ada");
+  EXPECT_EQ(locked.status, 429) << "ten failures for one name lock that name for that address";
+  EXPECT_FALSE(locked.retry_after.empty());
+  EXPECT_EQ(log_in_from(server.port(), "198.51.100.7", "Ada").status, 200)
+      << "the owner, from his own address, still logs in";
+
+  // The guesser goes on with other names until his address has failed 50 times in all.
+  for (int i = 0; i < 40; ++i)
+    EXPECT_EQ(log_in_from(server.port(), attacker, "someone" + std::to_string(i), "guess again").status, 401) << i;
+  EXPECT_EQ(log_in_from(server.port(), attacker, "nobody-yet", "guess again").status, 429)
+      << "fifty failures lock the address";
+  EXPECT_EQ(log_in_from(server.port(), "198.51.100.8", "Ada").status, 200)
+      << "a second address logs in while the first has failed 50 times";
+  EXPECT_EQ(server.log().find("guess"), std::string::npos) << "no password in a log line";
+}
+
+// Guessers at one name from many addresses slow it for everybody, but only after 200 failures
+// in 10 minutes; and even then its owner sets a new password with the operator's link.
+TEST(Accounts, ANameAloneIsSlowedOnlyAtAMuchHigherCountAndItsOwnerCanStillReset) {
+  TempDir dir;
+  const std::string db = dir.file("name-limit.db");
+  ServerProcess server(db, {"--trusted-proxy", "127.0.0.1"});
+  account(server.port(), "Ada");
+  std::atomic<int> refused{0};
+  std::vector<std::thread> guessers;
+  for (int address = 0; address < 20; ++address)  // 20 addresses, 10 guesses each: none locked alone
+    guessers.emplace_back([&, address] {
+      for (int i = 0; i < 10; ++i)
+        if (log_in_from(server.port(), "203.0.113." + std::to_string(address), "ada", "guess " + std::to_string(i)).status != 401)
+          ++refused;
+    });
+  for (auto& thread : guessers) thread.join();
+  EXPECT_EQ(refused.load(), 0) << "200 failures are answered as failures, not locked";
+  const HttpReply locked = log_in_from(server.port(), "198.51.100.7", "Ada");
+  EXPECT_EQ(locked.status, 429) << "now the name is slowed for everybody";
+  EXPECT_FALSE(locked.retry_after.empty());
+
+  std::string out;
+  ASSERT_EQ(run_server_command({"--db", db, "--reset-password", "ada"}, &out), 0) << out;
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(out, link, std::regex("/#/reset/([A-Za-z0-9_-]{40,})"))) << out;
+  const HttpReply reset = http_call(server.port(), "POST", "/api/password-reset",
+                                    {{"code", std::string(link[1])}, {"new_password", "remembered at last"}},
+                                    {{"X-Forwarded-For", "198.51.100.7"}});
+  EXPECT_EQ(reset.status, 200) << "the owner's reset is not stopped by the name's count: " << reset.body.dump();
+  EXPECT_FALSE(reset.set_cookie.empty()) << "and it logs him in";
+}
+
+// Correct passwords are limited per name too (20 in 10 minutes), and an account keeps at most 20
+// sessions: the 21st ends the oldest, whose open connection closes as at a log-out.
+TEST(Accounts, CorrectLogInsAreLimitedAndTheOldestSessionEnds) {
+  ServerProcess server;
+  const Account first = account(server.port(), "Ada");
+  Json welcome;
+  auto on_first = connect_as(server.port(), first.cookie, &welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  std::vector<std::string> cookies;
+  for (int i = 0; i < 20; ++i) {
+    const HttpReply reply = log_in(server.port(), "Ada");
+    ASSERT_EQ(reply.status, 200) << i << ": " << reply.body.dump();
+    cookies.push_back(cookie_of(reply.set_cookie));
+  }
+  EXPECT_TRUE(on_first->wait_closed(5s)) << "the 21st session ended the first, and its connection";
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", first.cookie}}).status, 401);
+  const HttpReply listed = http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", cookies.front()}});
+  ASSERT_EQ(listed.status, 200) << "the second oldest still works";
+  EXPECT_EQ(listed.body["sessions"].size(), 20u);
+
+  const HttpReply limited = log_in(server.port(), "Ada");
+  EXPECT_EQ(limited.status, 429) << "the 21st correct log-in in 10 minutes";
+  EXPECT_EQ(error_code(limited), "rate_limited");
+  EXPECT_FALSE(limited.retry_after.empty());
+}
+
+TEST(Accounts, ASessionEndsThirtyDaysAfterItsLogInHoweverMuchItIsUsed) {
+  TempDir dir;
+  const std::string db = dir.file("lifetime.db");
+  ServerProcess server(db);
+  const Account ada = account(server.port(), "Ada");
+  ASSERT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}}).status, 200);
+  execute_on(db, "UPDATE sessions SET created = '2020-01-01T00:00:00.000Z'");  // used today, made long ago
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}}).status, 401);
+  Json welcome;
+  connect_as(server.port(), ada.cookie, &welcome);
+  EXPECT_EQ(welcome["code"], "bad_token") << welcome.dump();
+}
+
+TEST(Accounts, AResetLinkSurvivesARefusedNewPassword) {
+  TempDir dir;
+  const std::string db = dir.file("reset-refused.db");
+  ServerProcess server(db);
+  account(server.port(), "Adalovelace1");
+  std::string out;
+  ASSERT_EQ(run_server_command({"--db", db, "--reset-password", "adalovelace1"}, &out), 0) << out;
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(out, link, std::regex("/#/reset/([A-Za-z0-9_-]{40,})"))) << out;
+  const std::string code = link[1];
+  const HttpReply refused = http_call(server.port(), "POST", "/api/password-reset",
+                                      {{"code", code}, {"new_password", "ADALOVELACE1"}});
+  EXPECT_EQ(error_code(refused), "weak_password") << "the account's own name";
+  const HttpReply reset = http_call(server.port(), "POST", "/api/password-reset",
+                                    {{"code", code}, {"new_password", "remembered at last"}});
+  EXPECT_EQ(reset.status, 200) << "the link is still good: " << reset.body.dump();
+}
+
+// Behind a TLS proxy the server trusts, the cookie is Secure and host-only without
+// --public-url; nobody else's X-Forwarded-Proto counts.
+TEST(Accounts, BehindATrustedTlsProxyTheCookieIsSecure) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  const HttpReply reply = http_call(server.port(), "POST", "/api/accounts", {{"name", "Ada"}, {"password", kPassword}},
+                                    {{"X-Forwarded-Proto", "https"}, {"X-Forwarded-For", "198.51.100.9"}});
+  ASSERT_EQ(reply.status, 201) << reply.body.dump();
+  EXPECT_EQ(reply.set_cookie.rfind("__Host-mancala_session=", 0), 0u) << reply.set_cookie;
+  EXPECT_NE(reply.set_cookie.find("; Secure"), std::string::npos);
+  EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", cookie_of(reply.set_cookie)}}).status, 200)
+      << "and the __Host- cookie is the session";
+
+  ServerProcess direct;
+  const HttpReply spoofed = http_call(direct.port(), "POST", "/api/accounts", {{"name", "Bob"}, {"password", kPassword}},
+                                      {{"X-Forwarded-Proto", "https"}});
+  ASSERT_EQ(spoofed.status, 201);
+  EXPECT_EQ(spoofed.set_cookie.find("Secure"), std::string::npos) << "no trusted proxy said so: " << spoofed.set_cookie;
+}
+
+// A guest who takes an account ends his token, and the connections that said hello with it.
+TEST(Accounts, AGuestWhoSignsUpHasHisTokensConnectionsEnded) {
+  ServerProcess server;
+  Client guest(server.port());
+  const Json welcome = guest.hello("Ada");
+  Client other(server.port());
+  other.hello("Bob");
+  const HttpReply claimed = sign_up(server.port(), "Ada", kPassword, welcome["token"]);
+  ASSERT_EQ(claimed.status, 201) << claimed.body.dump();
+  EXPECT_TRUE(guest.wait_closed(5s)) << "the old token's connection is ended";
+  EXPECT_EQ(other.request({{"type", "list_rooms"}})["type"], "rooms") << "other guests play on";
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 
 #include <thread>
 
+#include "mancala/action_line.hpp"
+#include "mancala/match.hpp"
+#include "mancala/record_text.hpp"
 #include "table.hpp"
 
 namespace mancala::testing {
@@ -23,6 +26,43 @@ HttpReply get(unsigned short port, const std::string& target, const std::string&
 
 HttpReply post(unsigned short port, const std::string& target, const std::string& token = "") {
   return http_call(port, "POST", target, Json(), token.empty() ? decltype(bearer(token)){} : bearer(token));
+}
+
+// A four-seat Njaka game played at random by the engine for at most `moves` decisions, as text:
+// a long record of a few bytes a move, as issue 46's attacker sent. With seed 80 the game ends
+// after 2,601 entries (28.8 KB), with seed 170 after 4,485 (50.4 KB).
+const mancala::Json kLongNjaka{{"players", 4}, {"target", 5}, {"stall_limit", 2000}};
+constexpr std::uint64_t kLongGame = 80;
+constexpr std::uint64_t kTooLongGame = 170;
+
+std::string njaka_record(std::size_t moves, std::uint64_t seed = kLongGame) {
+  Match match = Match::create("njaka", kLongNjaka, seed);
+  Random rng(seed);
+  for (std::size_t played = 0; !match.over() && played < moves; ++played) {
+    if (match.claim_window()) {
+      match.close_claim_window();
+      continue;
+    }
+    const auto legal = match.legal_tokens();
+    match.play(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+  }
+  return record_to_text(match.record());
+}
+
+// Every state of an imported record, a page at a time from its /positions, each page's answer
+// within what issue 46 allows (ten times the request plus 64 KiB).
+Json all_positions(unsigned short port, const std::string& key, const std::string& text) {
+  Json states = Json::array();
+  for (Json next = 0; !next.is_null();) {
+    const HttpReply page = http_text(port, "POST", "/api/records/" + key + "/positions?from=" + next.dump(), text);
+    EXPECT_EQ(page.status, 200) << page.text;
+    if (page.status != 200) break;
+    EXPECT_LE(page.text.size(), 10 * text.size() + 64 * 1024);
+    EXPECT_EQ(page.body["from"], next);
+    for (const Json& state : page.body["states"]) states.push_back(state);
+    next = page.body["next"];
+  }
+  return states;
 }
 
 // Checks what every answer must keep to: positions in order from 0, never done early.
@@ -180,7 +220,9 @@ TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {
   ASSERT_EQ(imported.status, 200) << imported.text;
   Json states = get(server.port(), "/api/games/" + game.table.room + "/positions", game.token).body["states"];
   for (auto& state : states) state.erase("clock");  // the server's clock, not the game's
-  EXPECT_EQ(imported.body["states"], states);
+  EXPECT_FALSE(imported.body.contains("states")) << "positions come from /positions";
+  EXPECT_EQ(imported.body["positions"], states.size());
+  EXPECT_EQ(all_positions(server.port(), imported.body["key"], text.text), states);
   EXPECT_EQ(imported.body["record"]["result"], game.table.state["result"]);
   EXPECT_EQ(imported.body["record"]["status"], "finished");
   EXPECT_EQ(imported.body["record"]["players"][1]["name"], "Seat 1") << "from the Seat tags";
@@ -208,7 +250,8 @@ TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {
     if (position["mark"].is_string()) {
       EXPECT_NE(marked.find("best: " + position["best"].get<std::string>()), std::string::npos);
     }
-  EXPECT_EQ(http_text(server.port(), "POST", "/api/records", marked).body["states"], states) << "marks change no state";
+  const HttpReply reimported = http_text(server.port(), "POST", "/api/records", marked);
+  EXPECT_EQ(all_positions(server.port(), reimported.body["key"], marked), states) << "marks change no state";
 }
 
 TEST(WhatIf, LegalAndIllegalMovesAndNothingStored) {
@@ -258,6 +301,179 @@ TEST(Records, ImportsAreRateLimitedPerAddress) {
   EXPECT_EQ(status, 429);
   EXPECT_TRUE(last.body["error"].get<std::string>().starts_with("too many record imports; try again in ")) << last.text;
   EXPECT_FALSE(last.retry_after.empty());
+}
+
+// Issue 46, 2: a wrong key is counted before its text is read, so that a long record sent again
+// and again costs the asker his limit, not the server a replay each time.
+TEST(Records, WrongKeyAnalysesAreCountedBeforeTheTextIsRead) {
+  ServerProcess server(":memory:", kSmallBudget);
+  const std::string text = njaka_record(100'000);
+  const std::string wrong(64, 'b');
+  std::vector<int> statuses;
+  for (int i = 0; i < 12; ++i)
+    statuses.push_back(http_text(server.port(), "POST", "/api/records/" + wrong + "/analysis", text).status);
+  EXPECT_EQ(std::count(statuses.begin(), statuses.end(), 400), 10) << "the limit: 10 record analyses";
+  EXPECT_EQ(statuses[10], 429);
+  EXPECT_EQ(statuses[11], 429);
+  // Refused before reading: even a text that is no record at all is 429 now, not 400.
+  const HttpReply refused = http_text(server.port(), "POST", "/api/records/" + wrong + "/analysis", "not a record");
+  EXPECT_EQ(refused.status, 429) << refused.text;
+  EXPECT_FALSE(refused.retry_after.empty());
+}
+
+// Issue 46, 3: an import answers the record, not every state (22.7 KB answered 35 MB), and its
+// states come in pages that stay as small.
+TEST(Records, AnImportAnswersItsRecordAndItsPositionsComeInPages) {
+  ServerProcess server(":memory:", kSmallBudget);
+  const std::string text = njaka_record(100'000);
+  ASSERT_GT(text.size(), 22'000u);
+  const HttpReply imported = http_text(server.port(), "POST", "/api/records", text);
+  ASSERT_EQ(imported.status, 200) << imported.text.substr(0, 300);
+  EXPECT_LE(imported.text.size(), 10 * text.size() + 64 * 1024) << "an answer within ten times its request + 64 KiB";
+  EXPECT_FALSE(imported.body.contains("states"));
+  const std::string key = imported.body["key"];
+  const std::string canonical = imported.body["text"];
+
+  // The engine's own states of the record, to hold the pages against.
+  const mancala::Json record = mancala::Json::parse(imported.body["record"].dump());
+  std::vector<mancala::Json> engine_states;
+  Match replay = record_opening(record);
+  engine_states.push_back(replay.state());
+  replay_record_actions(replay, record, [&](const Match& after, const std::string&) {
+    engine_states.push_back(after.state());
+  });
+  ASSERT_EQ(imported.body["positions"], engine_states.size());
+  const auto expected_at = [&](std::size_t index) { return Json::parse(engine_states.at(index).dump()); };
+  const std::size_t total = engine_states.size();
+
+  // A page from the start, one from the middle, the last one: each as long as its answer may be.
+  for (const std::size_t from : {std::size_t{0}, total / 2, total - 1}) {
+    const HttpReply page =
+        http_text(server.port(), "POST", "/api/records/" + key + "/positions?from=" + std::to_string(from), canonical);
+    ASSERT_EQ(page.status, 200) << page.text.substr(0, 300);
+    EXPECT_LE(page.text.size(), 10 * canonical.size() + 64 * 1024);
+    EXPECT_EQ(page.body["total"], total);
+    const Json& states = page.body["states"];
+    ASSERT_GE(states.size(), 1u);
+    for (std::size_t k = 0; k < states.size(); ++k) EXPECT_EQ(states[k], expected_at(from + k)) << from + k;
+    EXPECT_EQ(page.body["next"], from + states.size() < total ? Json(from + states.size()) : Json());
+  }
+  const HttpReply small = http_text(server.port(), "POST", "/api/records/" + key + "/positions?from=3&count=2", text);
+  ASSERT_EQ(small.status, 200) << small.text.substr(0, 300);
+  EXPECT_EQ(small.body["states"], (Json{expected_at(3), expected_at(4)})) << "the text as sent, not only the canonical one";
+  EXPECT_EQ(small.body["next"], 5);
+  EXPECT_EQ(http_text(server.port(), "POST", "/api/records/" + key + "/positions?count=51", text).status, 400);
+  EXPECT_EQ(http_text(server.port(), "POST", "/api/records/" + key + "/positions?from=" + std::to_string(total), text)
+                .status,
+            400);
+  EXPECT_EQ(http_text(server.port(), "POST", "/api/records/" + std::string(64, 'c') + "/positions", text).status, 400)
+      << "the text must be the key's";
+}
+
+// A record has a length: its bytes (the body's limit) and its moves.
+TEST(Records, ARecordLongerThanTheLimitIsRefusedAndSaysWhy) {
+  ServerProcess server(":memory:", kSmallBudget);
+  const std::string text = njaka_record(100'000, kTooLongGame);
+  ASSERT_LT(text.size(), 64u * 1024) << "long in moves, not in bytes";
+  const HttpReply refused = http_text(server.port(), "POST", "/api/records", text);
+  EXPECT_EQ(refused.status, 413) << refused.text.substr(0, 300);
+  EXPECT_NE(refused.body["error"].get<std::string>().find("a record may have at most 4000"), std::string::npos)
+      << refused.text;
+  const HttpReply huge = http_text(server.port(), "POST", "/api/records", text + std::string(70 * 1024, ' '));
+  EXPECT_EQ(huge.status, 413);
+}
+
+// Issue 46, 4: analyses are bounded: in positions, per player and address, and in all; the
+// one who asked may cancel his, nobody else. No worker runs, so nothing finishes on its own.
+TEST(Analysis, TheQueueIsBoundedAndWhoAskedMayCancel) {
+  // Each game's players come from an address of their own (through a trusted proxy), so that
+  // only the global limit is in the way.
+  ServerProcess server(":memory:", {"--analysis-playouts", "60", "--analysis-threads", "0", "--analysis-queue", "3",
+                                    "--trusted-proxy", "127.0.0.1"});
+  std::vector<FinishedGame> games;
+  for (std::uint64_t seed : {31, 32, 33, 34}) games.push_back(finished_game(server.port(), seed));
+  const auto target = [&](std::size_t k) { return "/api/games/" + games[k].table.room + "/analysis"; };
+  const auto ask = [&](const std::string& method, std::size_t k, std::size_t seat = 0) {
+    return http_call(server.port(), method, target(k), Json(),
+                     {{"Authorization", "Bearer " + games[k].table.tokens[seat]},
+                      {"X-Forwarded-For", "203.0.113." + std::to_string(k + 1)}});
+  };
+
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(ask("POST", k).status, 202) << k;
+  const HttpReply full = ask("POST", 3);
+  EXPECT_EQ(full.status, 503) << full.text;
+  EXPECT_EQ(full.body["error"], "the analysis queue is full (3 analyses); try again when one has finished");
+  EXPECT_FALSE(full.retry_after.empty());
+
+  // Only who asked, or a player of the game, may cancel: here the other seat of game 0.
+  const HttpReply foreign = http_call(server.port(), "DELETE", target(0), Json(), bearer(games[1].token));
+  EXPECT_EQ(foreign.status, 404) << "a private game of others does not exist for him";
+  const HttpReply other_seat = ask("DELETE", 0, 1);
+  EXPECT_EQ(other_seat.status, 200) << other_seat.text;
+  EXPECT_EQ(other_seat.body["state"], "none");
+  EXPECT_EQ(ask("DELETE", 0).status, 404) << "nothing left to cancel";
+
+  // The place is free again.
+  EXPECT_EQ(ask("POST", 3).status, 202);
+  EXPECT_EQ(ask("GET", 3).body["state"], "queued");
+}
+
+TEST(Analysis, ThePerAskerLimitAndCancellingARecordsAnalysis) {
+  ServerProcess server(":memory:", {"--analysis-playouts", "60", "--analysis-threads", "0"});
+  std::vector<std::string> keys;
+  std::vector<std::string> texts;
+  for (std::size_t moves : {20, 24, 28}) {
+    texts.push_back(njaka_record(moves, moves));
+    keys.push_back(http_text(server.port(), "POST", "/api/records", texts.back()).body["key"]);
+  }
+  const auto target = [&](std::size_t k) { return "/api/records/" + keys[k] + "/analysis"; };
+  EXPECT_EQ(http_text(server.port(), "POST", target(0), texts[0]).status, 202);
+  EXPECT_EQ(http_text(server.port(), "POST", target(1), texts[1]).status, 202);
+  const HttpReply busy = http_text(server.port(), "POST", target(2), texts[2]);
+  EXPECT_EQ(busy.status, 429) << busy.text;
+  EXPECT_EQ(busy.body["error"], "you already have 2 analyses queued or running; wait for one to finish, or cancel one");
+
+  // Another player (a bearer token) did not ask for it, so he may not cancel it.
+  Client eve(server.port());
+  const std::string eve_token = eve.hello("Eve")["token"];
+  const HttpReply refused = http_call(server.port(), "DELETE", target(0), Json(), bearer(eve_token));
+  EXPECT_EQ(refused.status, 403) << refused.text;
+  EXPECT_EQ(refused.body["error"], "only who asked for this analysis, or a player of the game, may cancel it");
+  const HttpReply cancelled = http_call(server.port(), "DELETE", target(0));
+  EXPECT_EQ(cancelled.status, 200) << cancelled.text;
+  EXPECT_EQ(get(server.port(), target(0)).body["state"], "none");
+  EXPECT_EQ(http_text(server.port(), "POST", target(2), texts[2]).status, 202) << "a place of his is free again";
+}
+
+TEST(Analysis, AGameOrRecordOfTooManyPositionsIsNotAnalysed) {
+  ServerProcess server(":memory:", kSmallBudget);
+  const std::string text = njaka_record(400);
+  const HttpReply imported = http_text(server.port(), "POST", "/api/records", text);
+  ASSERT_EQ(imported.status, 200);
+  ASSERT_GT(imported.body["positions"].get<int>(), 300);
+  const HttpReply refused = http_text(server.port(), "POST", "/api/records/" + imported.body["key"].get<std::string>() + "/analysis", text);
+  EXPECT_EQ(refused.status, 400) << refused.text;
+  EXPECT_EQ(refused.body["error"], "this game is too long to analyse: analyses are for games of at most 300 positions");
+}
+
+// Analyses a restart left keep to the limits: one longer than they allow (from before them) fails
+// instead of resuming.
+TEST(Analysis, AnAnalysisResumedAfterARestartKeepsToTheLimits) {
+  TempDir dir;
+  const std::string db = dir.file("analysis.db");
+  const std::string key(64, 'd');
+  { ServerProcess server(db, kSmallBudget); }
+  execute_on(db, "INSERT INTO analyses (id, game_id, record_text, total, state, created) VALUES ('" + key +
+                     "', NULL, '" + njaka_record(400) + "', 401, 'running', '2026-12-01T00:00:00.000Z')");
+  ServerProcess server(db, kSmallBudget);
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  Json status = Json::object();
+  while (std::chrono::steady_clock::now() < deadline && status.value("state", "") != "failed") {
+    status = get(server.port(), "/api/records/" + key + "/analysis").body;
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(status["state"], "failed") << status.dump();
+  EXPECT_EQ(status["done"], 0) << "not one position searched";
 }
 
 }  // namespace

@@ -98,6 +98,38 @@ TEST(Chat, LimitsAndBadTextAreRefusedWithReasons) {
       << "join the room to chat in it";
 }
 
+// Issue 46: a line cannot reorder or hide what it says, and each line shows whether its author
+// is an account, live and in the history.
+TEST(Chat, TextThatReordersOrHidesItselfIsRefusedAndALineSaysWhetherItsAuthorIsAnAccount) {
+  ServerProcess server;
+  ChatRoom table(server);
+  for (const std::string text : {"gg \u202Eysae", "a\u2066b\u2069", "hid\u200Bden", "gg\U000E0069\U000E0067"}) {
+    const Json refused = table.say(table.ada, text);
+    EXPECT_EQ(refused["code"], "bad_request") << text;
+    EXPECT_NE(refused.value("message", "").find("messages may not contain"), std::string::npos) << refused.dump();
+  }
+  EXPECT_EQ(table.say(table.ada, "gg \u2764\uFE0F")["type"], "ok") << "an emoji's variation selector is fine";
+  const Json heard = table.bob.wait_for(is_chat);
+  EXPECT_EQ(heard["text"], "gg \u2764\uFE0F");
+  EXPECT_EQ(heard["account"], false) << "Ada is a guest";
+
+  const HttpReply signed_up = http_call(server.port(), "POST", "/api/accounts", {{"name", "Cy"}, {"password", "tulip garden 42"}});
+  ASSERT_EQ(signed_up.status, 201) << signed_up.body.dump();
+  Client cy(server.port(), Client::Options{"", "", cookie_of(signed_up.set_cookie)});
+  ASSERT_EQ(cy.request({{"type", "hello"}})["type"], "welcome");
+  ASSERT_EQ(cy.request({{"type", "join_room"}, {"room", table.room}, {"spectate", true}})["type"], "room");
+  EXPECT_EQ(table.say(cy, "nice opening")["type"], "ok");
+  const Json cy_heard = table.watcher.wait_for([](const Json& m) { return is_chat(m) && m["text"] == "nice opening"; });
+  EXPECT_EQ(cy_heard["account"], true) << cy_heard.dump();
+
+  std::string body;
+  ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body), 200);
+  const Json history = Json::parse(body)["chat"];
+  ASSERT_EQ(history.size(), 2u) << history.dump();
+  EXPECT_EQ(history[0]["account"], false);
+  EXPECT_EQ(history[1]["account"], true);
+}
+
 TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {
   ServerProcess server;
   ChatRoom table(server);
@@ -112,6 +144,23 @@ TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {
   EXPECT_EQ(table.ada.request({{"type", "report_chat"}, {"room", table.room}, {"player_id", line["player_id"]}, {"at", "never"}})["code"],
             "not_found");
   EXPECT_NE(server.log().find("chat_reported"), std::string::npos);
+}
+
+// Issue 46: the same line reported again by the same reporter is answered ok, and kept once.
+TEST(Chat, ALineReportedTwiceByOneReporterIsKeptOnce) {
+  TempDir dir;
+  const std::string db = dir.file("reports.db");
+  ServerProcess server(db);
+  ChatRoom table(server);
+  EXPECT_EQ(table.say(table.bob, "rude words")["type"], "ok");
+  const Json line = table.ada.wait_for(is_chat);
+  const Json report{{"type", "report_chat"}, {"room", table.room}, {"player_id", line["player_id"]}, {"at", line["at"]}};
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(table.ada.request(report)["type"], "ok") << i;
+  EXPECT_EQ(table.watcher.request(report)["type"], "ok");
+  const auto rows = query_on(db, "SELECT reporter_id, COUNT(*) FROM chat_reports GROUP BY reporter_id ORDER BY reporter_id");
+  ASSERT_EQ(rows.size(), 2u) << "one row per reporter";
+  EXPECT_EQ(rows[0][1], "1");
+  EXPECT_EQ(rows[1][1], "1");
 }
 
 TEST(Chat, AnOperatorSilencesAPlayerEverywhere) {

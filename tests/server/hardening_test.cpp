@@ -5,6 +5,8 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -304,6 +306,46 @@ TEST(Hardening, BearerSchemeIsCaseInsensitive) {
 
 // ---- 8. binary frames -----------------------------------------------------------------------
 
+// Issue 46: pages, files and API answers say how a browser may use them: no inline script, no
+// framing (clickjacking of "resign" or "log out everywhere"), no referrer to other sites.
+TEST(Hardening, EveryAnswerCarriesTheSecurityHeaders) {
+  ServerProcess server;
+  for (const std::string target : {"/", "/index.html", "/js/app.js", "/style.css", "/sw.js", "/api/games", "/healthz",
+                                   "/no-such-file"}) {
+    HttpReply reply = http_call(server.port(), "GET", target);
+    const std::string policy = reply.headers["content-security-policy"];
+    EXPECT_NE(policy.find("default-src 'self'"), std::string::npos) << target << ": " << policy;
+    EXPECT_NE(policy.find("script-src 'self';"), std::string::npos) << target;
+    EXPECT_NE(policy.find("frame-ancestors 'none'"), std::string::npos) << target;
+    EXPECT_NE(policy.find("object-src 'none'"), std::string::npos) << target;
+    EXPECT_NE(policy.find("base-uri 'none'"), std::string::npos) << target;
+    EXPECT_EQ(policy.find("unsafe-inline"), std::string::npos) << target;
+    EXPECT_EQ(reply.headers["x-frame-options"], "DENY") << target;
+    EXPECT_EQ(reply.headers["referrer-policy"], "same-origin") << target;
+    EXPECT_EQ(reply.headers["x-content-type-options"], "nosniff") << target;
+  }
+  // The page itself has no inline script for the policy to refuse.
+  const HttpReply page = http_call(server.port(), "GET", "/");
+  EXPECT_EQ(page.text.find("<script>"), std::string::npos);
+  EXPECT_EQ(page.text.find("style=\""), std::string::npos);
+}
+
+// /metrics answers only a loopback peer that no proxy forwarded, or anyone with --public-metrics:
+// a proxy on the machine would make every visitor a loopback peer.
+TEST(Hardening, MetricsAnswerOnlyTheMachineItselfUnlessPublic) {
+  {
+    ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics").status, 200);
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "203.0.113.9"}}).status, 404)
+        << "forwarded by a (trusted) proxy: a visitor";
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "127.0.0.1"}}).status, 404)
+        << "whatever the visitor says of itself";
+    EXPECT_EQ(http_call(server.port(), "GET", "/metrics", Json(), {{"Forwarded", "for=203.0.113.9"}}).status, 404);
+  }
+  ServerProcess open(":memory:", {"--public-metrics"});
+  EXPECT_EQ(http_call(open.port(), "GET", "/metrics", Json(), {{"X-Forwarded-For", "203.0.113.9"}}).status, 200);
+}
+
 TEST(Hardening, BinaryFramesAreRefusedWith1003) {
   ServerProcess server;
   Client client(server.port());
@@ -399,6 +441,98 @@ TEST(Hardening, AClientThatStopsReadingDelaysNoOtherRoom) {
   // round trip of seconds. On a busy machine an ordinary one takes a few milliseconds.
   EXPECT_LT(std::chrono::duration<double>(slowest).count(), 1.0)
       << "room B's slowest move of " << other_moves << " while room A flooded its stalled spectator";
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+// ---- 9. addresses behind a proxy, and password hashes (issue 46) ------------------------------
+
+// A sign-up with a password too short to hash, from behind a proxy on loopback: counted per
+// address (20 in 10 minutes) before anything else, so its 429 shows which address counted.
+int weak_sign_up(unsigned short port, const std::string& forwarded_lines) {
+  const std::string body = R"({"name":"Ada","password":"short"})";
+  return raw_http(port, "POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+                            forwarded_lines + "Content-Length: " + std::to_string(body.size()) +
+                            "\r\nConnection: close\r\n\r\n" + body);
+}
+
+// A proxy that appends its own X-Forwarded-For line (HAProxy does) after the client's: the
+// client's line, whatever it says, does not make it somebody else.
+TEST(Hardening, ForwardedForIsReadFromTheRightOverEveryFieldLine) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.9.8." + std::to_string(i) +
+                                              "\r\nX-Forwarded-For: 203.0.113.5\r\n"), 400) << i;
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.9.9.1\r\nX-Forwarded-For: 203.0.113.5\r\n"), 429)
+      << "every one counted against 203.0.113.5, the address the proxy saw";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5\r\nX-Forwarded-For: 198.51.100.1\r\n"), 400)
+      << "another client behind the same proxy is counted apart";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5, 127.0.0.1\r\n"), 429)
+      << "a trusted proxy in the chain is skipped";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 203.0.113.5\r\n"), 429);
+}
+
+// Text that is no address is never a key: it would give each request an address of its own.
+TEST(Hardening, ForwardedForTextThatIsNoAddressIsNoKey) {
+  ServerProcess server(":memory:", {"--trusted-proxy", "127.0.0.1"});
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: made-up-" + std::to_string(i) + "\r\n"), 400) << i;
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: made-up-again\r\n"), 429)
+      << "all counted against the proxy itself, the last hop known to be real";
+  EXPECT_EQ(weak_sign_up(server.port(), "X-Forwarded-For: 10.0.0.1, 999.1.1.1\r\n"), 429)
+      << "nor does a good address left of a bad one count";
+  EXPECT_EQ(weak_sign_up(server.port(), ""), 429) << "the proxy's own requests";
+  EXPECT_TRUE(server_serves(server.port()));
+}
+
+// Hashes run on their own workers with a bounded queue: log-ins beyond it are refused at once
+// with 503 and Retry-After, and /healthz and the history API answer while the hashes run.
+TEST(Hardening, PasswordHashesHaveWorkersOfTheirOwnWithABoundedQueue) {
+  ServerProcess server(":memory:", {"--password-threads", "1", "--password-queue", "2"});
+  const Json account = {{"name", "Ada"}, {"password", "tulip garden 42"}};
+  ASSERT_EQ(http_call(server.port(), "POST", "/api/accounts", account).status, 201);
+
+  constexpr int kLogIns = 12;
+  std::vector<HttpReply> replies(kLogIns);
+  std::mutex mutex;
+  std::condition_variable changed;
+  int answered = 0;
+  std::vector<std::thread> logins;
+  for (int i = 0; i < kLogIns; ++i)
+    logins.emplace_back([&, i] {
+      HttpReply reply = http_call(server.port(), "POST", "/api/session", account);
+      const std::lock_guard lock(mutex);
+      replies[i] = std::move(reply);
+      ++answered;
+      changed.notify_all();
+    });
+  {  // the first answer: a refusal at once (the queue is full, so hashes are running), or a hash done
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, 60s, [&] { return answered > 0; }));
+  }
+  std::string body;
+  const int health = http_get(server.port(), "/healthz", &body);
+  const int games = http_get(server.port(), "/api/games", &body);
+  int answered_by_then = 0;
+  {
+    const std::lock_guard lock(mutex);
+    answered_by_then = answered;
+  }
+  for (auto& thread : logins) thread.join();
+  EXPECT_EQ(health, 200);
+  EXPECT_EQ(games, 200);
+  int busy = 0, ok = 0;
+  for (const HttpReply& reply : replies) {
+    if (reply.status == 200) ++ok;
+    if (reply.status != 503) continue;
+    ++busy;
+    EXPECT_FALSE(reply.retry_after.empty());
+    EXPECT_EQ(reply.body["error"].value("code", ""), "busy");
+    EXPECT_NE(reply.body["error"].value("message", "").find("too many log-ins right now"), std::string::npos);
+  }
+  EXPECT_GT(busy, 0) << "more log-ins at once than one worker and a queue of two hold";
+  EXPECT_GT(ok, 0);
+  EXPECT_EQ(ok + busy, kLogIns);
+  EXPECT_LT(answered_by_then, ok + busy) << "/healthz and /api/games answered while log-ins were still hashing";
   EXPECT_TRUE(server_serves(server.port()));
 }
 

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -343,10 +345,16 @@ HttpReply http_exchange(unsigned short port, const std::string& method, const st
   http::read(stream, buffer, response);
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  std::map<std::string, std::string> headers;
+  for (const auto& field : response) {
+    std::string name(field.name_string());
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    headers[name] = std::string(field.value());
+  }
   return HttpReply{static_cast<int>(response.result_int()), Json::parse(response.body(), nullptr, false, true),
                    std::string(response[http::field::set_cookie]), std::string(response[http::field::retry_after]),
                    response.body(), std::string(response[http::field::content_type]),
-                   std::string(response[http::field::content_disposition])};
+                   std::string(response[http::field::content_disposition]), std::move(headers)};
 }
 
 }  // namespace

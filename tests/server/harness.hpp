@@ -3,6 +3,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -111,6 +112,7 @@ struct HttpReply {
   std::string text;  // the body as it came
   std::string content_type;
   std::string content_disposition;
+  std::map<std::string, std::string> headers;  // every field, by its name in lower case
 };
 HttpReply http_call(unsigned short port, const std::string& method, const std::string& target,
                     const Json& body = Json(), const std::vector<std::pair<std::string, std::string>>& fields = {});

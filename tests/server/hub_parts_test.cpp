@@ -249,8 +249,8 @@ TEST(RestoreGame, AnUnknownPlayerOrABrokenActionIsRefusedWithTheReason) {
 TEST(BusMessages, EveryKindReadsBackAsWritten) {
   const std::vector<bus::Message> messages = {
       bus::Frame{7, "{\"type\":\"update\"}\nwith a newline"},
-      bus::Request{"host-1-a", 3, "p-ada", "{\"type\":\"sync\",\"room\":\"r\"}"},
-      bus::Attach{"host-1-a", 3, "p-ada", "r"},
+      bus::Request{"host-1-a", 3, "p-ada", "{\"type\":\"sync\",\"room\":\"r\"}", {}},
+      bus::Attach{"host-1-a", 3, "p-ada", "r", {}},
       bus::Gone{"host-1-a", 3},
       bus::Summary{"host-1-a", "r", entry("r", 1)},
       bus::Summary{"host-1-a", "r", std::nullopt},
@@ -264,6 +264,32 @@ TEST(BusMessages, EveryKindReadsBackAsWritten) {
     EXPECT_EQ(bus::write(back), bus::write(message));
   }
   EXPECT_EQ(bus::write(bus::Frame{7, "x"}), bus::frame_header(7) + "x");
+}
+
+// Issue 46 (item 11): a request and an attach say whether their player is an account, and its
+// ratings, which the owner's seats show; the numbers cross exactly.
+TEST(BusMessages, ARequestCarriesItsPlayersAccountAndRatings) {
+  const bus::Who ada{true, {{"cups", SeatRating{{1623.4567891234, 87.25, 0.0599999}, 12}},
+                            {"njaka", SeatRating{{1500, 350, 0.06}, 0}}}};
+  const auto request = std::get<bus::Request>(
+      bus::read(bus::write(bus::Request{"host-1-a", 3, "p-ada", "{\"type\":\"sync\",\"room\":\"r\"}", ada})));
+  EXPECT_TRUE(request.who.account);
+  ASSERT_EQ(request.who.ratings.size(), 2u);
+  const SeatRating cups = request.who.ratings.at("cups");
+  EXPECT_EQ(cups.rating.rating, 1623.4567891234);
+  EXPECT_EQ(cups.rating.deviation, 87.25);
+  EXPECT_EQ(cups.rating.volatility, 0.0599999);
+  EXPECT_EQ(cups.games, 12);
+  EXPECT_EQ(request.text, "{\"type\":\"sync\",\"room\":\"r\"}");
+  const auto attach = std::get<bus::Attach>(bus::read(bus::write(bus::Attach{"host-1-a", 3, "p-ada", "r", ada})));
+  EXPECT_TRUE(attach.who.account);
+  EXPECT_EQ(attach.room, "r");
+  EXPECT_EQ(attach.who.ratings.at("njaka").games, 0);
+  EXPECT_FALSE(std::get<bus::Attach>(bus::read(bus::write(bus::Attach{"host-1-a", 3, "p-bo", "r", {}}))).who.account);
+  // A process from before the flag wrote none: its players read as guests, as they did.
+  EXPECT_FALSE(std::get<bus::Attach>(bus::read("attach host-1-a 3 p-ada r")).who.account);
+  EXPECT_THROW(bus::read("attach host-1-a 3 p-ada r account;cups,1500,x,0.06,1"), std::invalid_argument);
+  EXPECT_THROW(bus::read("attach host-1-a 3 p-ada r admin"), std::invalid_argument);
 }
 
 TEST(BusMessages, UnreadablePayloadsAreRefusedWithAReason) {

@@ -124,6 +124,104 @@ TEST(Parse, Names) {
   EXPECT_EQ(parse_as<Hello>(R"({"type":"hello","name":")" + name + R"("})").name, name);
 }
 
+// The name a hello gives, or the error's message when it is refused.
+std::string hello_name(const std::string& name) {
+  const Parsed parsed = parse_client_message(Json{{"type", "hello"}, {"name", name}}.dump());
+  if (const auto* error = std::get_if<Error>(&parsed.body)) {
+    EXPECT_EQ(error->code, Code::bad_name) << error->message;
+    return "refused: " + error->message;
+  }
+  return std::get<Hello>(std::get<ClientMessage>(parsed.body)).name;
+}
+
+// Issue 46: names that show as another one, or as nothing, are refused, each with words that
+// say what to change.
+TEST(Names, FakesAreRefused) {
+  const std::string zero_width_space = "\u200B", right_to_left_override = "\u202E";
+  EXPECT_EQ(hello_name("carol" + zero_width_space),
+            "refused: names may not contain invisible characters such as a zero-width space (U+200B)");
+  EXPECT_EQ(hello_name("ca\u200Drol"), "refused: names may not contain invisible characters such as a zero-width space (U+200D)");
+  EXPECT_EQ(hello_name("\u2060carol"), "refused: names may not contain invisible characters such as a zero-width space (U+2060)");
+  // Shows as "carol": the override reverses "lorac".
+  EXPECT_EQ(hello_name(right_to_left_override + "lorac"),
+            "refused: names may not contain direction-changing characters such as a right-to-left override (U+202E)");
+  EXPECT_EQ(hello_name("carol\u2066x\u2069"),
+            "refused: names may not contain direction-changing characters such as a right-to-left override (U+2066)");
+  EXPECT_EQ(hello_name("carol\u200F"),
+            "refused: names may not contain direction-changing characters such as a right-to-left override (U+200F)");
+  EXPECT_EQ(hello_name("carol\U000E0041\U000E0042"),
+            "refused: names may not contain tag characters, which are invisible (U+E0041)");
+  EXPECT_EQ(hello_name("\u200B\u200B\u200B"),
+            "refused: names may not contain invisible characters such as a zero-width space (U+200B)");
+  EXPECT_EQ(hello_name("\u3164"), "refused: names may not contain invisible characters such as a zero-width space (U+3164)")
+      << "the Hangul filler is a letter that shows nothing";
+  EXPECT_EQ(hello_name("\u2800\u2800"), "refused: names may not contain invisible characters such as a zero-width space (U+2800)");
+  EXPECT_EQ(hello_name("carol\uFE0F"), "refused: names may not contain invisible characters such as a zero-width space (U+FE0F)");
+  EXPECT_EQ(hello_name("\u0301\u0301\u0301"),
+            "refused: a name may not start with a combining mark, which joins the text before it");
+  EXPECT_EQ(hello_name("x\u0301\u0302\u0303\u0304"), "refused: a name may stack at most 3 marks on one letter");
+  EXPECT_EQ(hello_name("carol\u00A0"), "refused: names may use only the ordinary space between words (U+00A0)");
+  EXPECT_EQ(hello_name("ca\u2028rol"), "refused: names are one line: no line or paragraph separators (U+2028)");
+  EXPECT_EQ(hello_name("carol\uE000"),
+            "refused: names may not contain private-use characters, which look like nothing agreed (U+E000)");
+  EXPECT_EQ(hello_name("carol\u0378"), "refused: names may not contain characters Unicode has not assigned (U+0378)");
+  EXPECT_EQ(hello_name("carol\u0085"), "refused: the name contains a control character (U+0085)");
+}
+
+TEST(Names, RealNamesPass) {
+  EXPECT_EQ(hello_name("Zoë"), "Zoë");
+  EXPECT_EQ(hello_name("Nguyễn Văn An"), "Nguyễn Văn An");
+  EXPECT_EQ(hello_name("Ἀριστοτέλης"), "Ἀριστοτέλης");
+  EXPECT_EQ(hello_name("سارا"), "سارا") << "right-to-left scripts are fine; overriding direction is not";
+  EXPECT_EQ(hello_name("山田 太郎"), "山田 太郎");
+  EXPECT_EQ(hello_name("Ada ♟"), "Ada ♟");
+}
+
+TEST(Names, AreStoredInNfc) {
+  // "e" and a combining acute accent: the same name as "é", so it is kept as "é".
+  EXPECT_EQ(hello_name("Rene\u0301"), "Ren\u00E9");
+  EXPECT_EQ(std::get<std::string>(check_name("Ange\u0301lique")), "Ang\u00E9lique");
+  // 24 characters once composed, though 25 code points as sent.
+  EXPECT_EQ(hello_name(std::string(23, 'a') + "e\u0301"), std::string(23, 'a') + "\u00E9");
+}
+
+TEST(Names, ConfusableNamesShareASkeleton) {
+  const std::string carol = name_skeleton("carol");
+  EXPECT_EQ(name_skeleton("c\u0430rol"), carol) << "a Cyrillic а";
+  EXPECT_EQ(name_skeleton("\u0441\u0430r\u043El"), carol) << "Cyrillic с, а and о";
+  EXPECT_EQ(name_skeleton("CAROL"), carol) << "names are one whatever their case";
+  EXPECT_EQ(name_skeleton("caro1"), carol) << "a digit one";
+  EXPECT_EQ(name_skeleton("CAR0L"), carol) << "a zero";
+  EXPECT_EQ(name_skeleton("carI"), name_skeleton("carl")) << "a capital I";
+  EXPECT_NE(name_skeleton("carla"), carol);
+  EXPECT_NE(name_skeleton("bob"), carol);
+}
+
+TEST(Chat, ControlCharactersAreRefused) {
+  const auto chat_error = [](const std::string& text) {
+    const Parsed parsed = parse_client_message(Json{{"type", "chat"}, {"room", "r"}, {"text", text}}.dump());
+    const auto* error = std::get_if<Error>(&parsed.body);
+    if (!error) return std::string("accepted");
+    EXPECT_EQ(error->code, Code::bad_request);
+    return error->message;
+  };
+  EXPECT_EQ(chat_error("gg \u202Eeasy"),
+            "messages may not contain direction-changing characters such as a right-to-left override (U+202E)");
+  EXPECT_EQ(chat_error("gg \u2067x"),
+            "messages may not contain direction-changing characters such as a right-to-left override (U+2067)");
+  EXPECT_EQ(chat_error("hidden\u200Btext"), "messages may not contain invisible characters such as a zero-width space (U+200B)");
+  EXPECT_EQ(chat_error("gg\U000E0069\U000E0067"), "messages may not contain tag characters, which are invisible (U+E0069)");
+  EXPECT_EQ(chat_error("\u200D"), "messages may not contain invisible characters such as a zero-width space (U+200D)");
+  EXPECT_EQ(chat_error("gg \u200D"), "messages may not contain invisible characters such as a zero-width space (U+200D)")
+      << "a joiner beside a space joins nothing";
+  EXPECT_EQ(chat_error("two\u2029lines"), "messages are one line: no line or paragraph separators (U+2029)");
+  EXPECT_EQ(chat_error("two\nlines"), "the message contains a control character (U+000A)");
+  // What sentences need: emoji sequences (joiners, variation selectors), Persian's non-joiner.
+  EXPECT_EQ(chat_error("\U0001F468\u200D\U0001F469\u200D\U0001F467 \u2764\uFE0F"), "accepted");
+  EXPECT_EQ(chat_error("\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"), "accepted");
+  EXPECT_EQ(chat_error("caf\u00E9\u00A0!"), "accepted");
+}
+
 TEST(Parse, OptionsArePassedOnForTheEngineToJudge) {
   const auto create = parse_as<CreateRoom>(R"({"type":"create_room","game":"cups","options":{"first_player":1}})");
   EXPECT_EQ(create.options["first_player"], Json(1));

@@ -89,19 +89,43 @@ TEST(PushCrypto, KeysThatAreNotP256PointsAreRefused) {
   EXPECT_THROW(EcKey::from_public(Bytes(33, 2)), PushCryptoError);
 }
 
-TEST(PushEndpoints, OnlyHttpsHostNamesUnlessATestAllowsItsLoopback) {
+TEST(PushEndpoints, OnlyHttpsOnPort443ByHostNameUnlessATestAllowsItsLoopback) {
   const PushEndpointRules strict;
   const auto fcm = check_push_endpoint("https://fcm.googleapis.com/fcm/send/abc:def", strict);
   ASSERT_TRUE(fcm.url) << fcm.problem;
   EXPECT_EQ(fcm.url->origin(), "https://fcm.googleapis.com");
   EXPECT_EQ(fcm.url->target, "/fcm/send/abc:def");
-  EXPECT_EQ(check_push_endpoint("https://push.example:8443/x", strict).url->origin(), "https://push.example:8443");
+  const auto explicit_port = check_push_endpoint("https://Push.Example.NET:443/x", strict);
+  ASSERT_TRUE(explicit_port.url) << explicit_port.problem;
+  EXPECT_EQ(explicit_port.url->origin(), "https://push.example.net") << "host names are compared in lower case";
+  EXPECT_EQ(explicit_port.url->port, "443");
   for (const char* refused : {"http://push.example/x", "https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x",
-                              "https://user@push.example/x", "ftp://push.example/x", "https:///x", "http://127.0.0.1:9/x"})
+                              "https://user@push.example/x", "ftp://push.example/x", "https:///x", "http://127.0.0.1:9/x",
+                              "https://push.example:8443/x", "https://push.example:/x", "https://push.example:0443/x"})
     EXPECT_FALSE(check_push_endpoint(refused, strict).url) << refused;
   const PushEndpointRules test{true};
   EXPECT_TRUE(check_push_endpoint("http://127.0.0.1:9/x", test).url);
   EXPECT_FALSE(check_push_endpoint("http://10.0.0.1:9/x", test).url);
+  EXPECT_FALSE(check_push_endpoint("http://localhost:9/x", test).url);
+}
+
+// Every way of writing an address as a host, and the names of this machine or its network.
+TEST(PushEndpoints, NoAddressInAnySpellingAndNoLocalName) {
+  for (const char* refused :
+       {"https://LOCALHOST/x", "https://localhost./x", "https://push.localhost/x", "https://a.b.LocalHost/x",
+        "https://0x7f000001/x", "https://0x7F000001/x", "https://2130706433/x", "https://017700000001/x",
+        "https://0177.0.0.1/x", "https://127.1/x", "https://127.0.1/x", "https://0x7f.1/x", "https://1.2.3.0x4/x",
+        "https://0xa9fea9fe/", "https://169.254.169.254/", "https://[::ffff:127.0.0.1]/x", "https://[fe80::1]/x",
+        "https://::1/x", "https://127.0.0.1./x", "https://push.example.org./x", "https://printer.local/x",
+        "https://db.internal/x", "https://nas.home.arpa/x", "https://1.0.0.127.in-addr.arpa/x",
+        "https://mancala-1/x", "https://push.example.org@127.0.0.1/x", "https://push.example.org\\@127.0.0.1/x",
+        "https://-push.example.org/x", "https://push..example.org/x", "https://push_1.example.org/x",
+        "https://push.example.org%2f@127.0.0.1/x", "https://example.org:22/"})
+    EXPECT_FALSE(check_push_endpoint(refused, {}).url) << refused;
+  for (const char* accepted : {"https://updates.push.services.mozilla.com/wpush/v2/abc",
+                               "https://web.push.apple.com/QGx", "https://wns2-by3p.notify.windows.com/w/?token=a",
+                               "https://xn--bcher-kva.example/x", "https://1e100.net/x"})
+    EXPECT_TRUE(check_push_endpoint(accepted, {}).url) << accepted;
 }
 
 }  // namespace

@@ -2,6 +2,10 @@
 // 127.0.0.1 receives what the server sends when the opponent moves in a game of a day per move;
 // the test decrypts it with the browser key pair it generated (RFC 8291) and checks the VAPID
 // signature (RFC 8292). A push service that hangs or fails does not hold up the moves.
+// Issue 46: no endpoint that names an address or a local name is registered; a name that looks
+// up to loopback is never connected to; a black-hole endpoint does not delay another player's
+// push; in a cluster, the process that hosts the room pushes to a player who subscribed
+// through another.
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
@@ -13,9 +17,11 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 
 #include "push_crypto.hpp"
 #include "table.hpp"
+#include "temp_postgres.hpp"
 
 namespace mancala::testing {
 namespace {
@@ -145,16 +151,28 @@ struct Browser {
   }
 };
 
-// A server with a VAPID key made by --generate-vapid-key; `public_key` gets what it printed.
-std::unique_ptr<ServerProcess> push_server(const TempDir& dir, std::string* public_key) {
+// The flags of a server with push on: the VAPID key in `key_file`, the tests' loopback allowed.
+std::vector<std::string> push_flags(const std::string& key_file, std::vector<std::string> extra = {}) {
+  std::vector<std::string> flags{"--vapid-key", key_file, "--vapid-subject", "mailto:ops@example.org",
+                                 "--test-push-http-loopback"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return flags;
+}
+
+// A VAPID key made by --generate-vapid-key in `dir`; `public_key` gets what it printed.
+std::string generate_vapid_key(const TempDir& dir, std::string* public_key) {
   const std::string key_file = dir.file("vapid.pem");
   std::string out;
   EXPECT_EQ(run_server_command({"--generate-vapid-key", key_file}, &out), 0) << out;
   *public_key = out.substr(out.rfind(' ') + 1);
   while (!public_key->empty() && public_key->back() == '\n') public_key->pop_back();
-  return std::make_unique<ServerProcess>(
-      ":memory:", std::vector<std::string>{"--vapid-key", key_file, "--vapid-subject", "mailto:ops@example.org",
-                                           "--test-push-http-loopback"});
+  return key_file;
+}
+
+// A server with a VAPID key made by --generate-vapid-key; `public_key` gets what it printed.
+std::unique_ptr<ServerProcess> push_server(const TempDir& dir, std::string* public_key,
+                                           std::vector<std::string> extra = {}) {
+  return std::make_unique<ServerProcess>(":memory:", push_flags(generate_vapid_key(dir, public_key), std::move(extra)));
 }
 
 void wait_presence(Client& client, int seat, bool connected) {
@@ -208,24 +226,33 @@ Json opened(const FakePushService::Received& push, const Browser& browser, const
   return Json::parse(server::decrypt_push_message(push.body, browser.key, browser.auth));
 }
 
+using Fields = std::vector<std::pair<std::string, std::string>>;
+Fields bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+
+const Json kDayPerMove = {{"clock", {{"per_move_s", 86400}}}};
+
+// `token`'s player subscribes `browser` at `endpoint` through the server on `port`.
+void subscribe(unsigned short port, const std::string& token, const Browser& browser, const std::string& endpoint) {
+  const auto subscribed =
+      http_call(port, "POST", "/api/push/subscriptions", browser.subscription(endpoint), bearer(token));
+  if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+}
+
+// Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
+void leave_seat1(Table& table) {
+  if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
+  table.clients[1]->drop();
+  wait_presence(*table.clients[0], 1, false);
+}
+
 // A server with push on, a stand-in push service, a game of two with a day per move, and seat
 // 1's browser subscribed at `path` on that service.
 struct PushedGame {
-  explicit PushedGame(const std::string& path)
-      : table(open_table(server->port(), "cups", Json::object(), 2, {{"clock", {{"per_move_s", 86400}}}})) {
-    const auto subscribed = http_call(server->port(), "POST", "/api/push/subscriptions",
-                                      browser.subscription(service.endpoint(path)), seat1_bearer());
-    if (subscribed.status != 201) throw std::runtime_error("subscribing failed: " + subscribed.body.dump());
+  explicit PushedGame(const std::string& path) : table(open_table(server->port(), "cups", Json::object(), 2, kDayPerMove)) {
+    subscribe(server->port(), table.tokens[1], browser, service.endpoint(path));
   }
-  std::vector<std::pair<std::string, std::string>> seat1_bearer() const {
-    return {{"Authorization", "Bearer " + table.tokens[1]}};
-  }
-  // Seat 1 plays its turn if it is to move, with the page open (no push), then closes the page.
-  void seat1_leaves() {
-    if (table.state["to_move"] == 1) move_until_turn_passes(table, *table.clients[1], 1, table.clients[0].get());
-    table.clients[1]->drop();
-    wait_presence(*table.clients[0], 1, false);
-  }
+  Fields seat1_bearer() const { return bearer(table.tokens[1]); }
+  void seat1_leaves() { leave_seat1(table); }
 
   TempDir dir;
   std::string server_key;  // as --generate-vapid-key printed it
@@ -413,6 +440,206 @@ TEST(WebPush, TheVapidKeyFlagsAreChecked) {
   EXPECT_EQ(run_server_command({"--vapid-key", dir.file("k.pem"), "--db", ":memory:"}, &out), 2) << "a subject is required";
   ASSERT_EQ(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << out;
   EXPECT_NE(run_server_command({"--generate-vapid-key", dir.file("k.pem")}, &out), 0) << "an existing key is kept";
+}
+
+
+// Issue 46, item 5: every endpoint that names an address, however spelled, a local name, this
+// machine, or a port other than https's is refused when it is registered.
+TEST(WebPush, EveryEndpointSpellingOfAnAddressOrALocalNameIsRefusedWhenRegistered) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  Client guest(server->port());
+  const std::string token = guest.hello("Ada")["token"];
+  Browser browser;
+  char host_name[256] = {};
+  ASSERT_EQ(gethostname(host_name, sizeof host_name - 1), 0);
+  std::vector<std::string> refused = {
+      "https://LOCALHOST:47011/x", "https://0x7f000001:47011/x", "https://0xa9fea9fe/", "https://example.org:22/",
+      "https://127.0.0.1/x", "https://localhost/x", "https://LOCALHOST/x", "https://localhost./x",
+      "https://push.localhost/x", "https://0x7f000001/x", "https://2130706433/x", "https://0177.0.0.1/x",
+      "https://017700000001/x", "https://127.1/x", "https://0x7f.1/x", "https://169.254.169.254/latest",
+      "https://[::1]/x", "https://[::ffff:127.0.0.1]/x", "https://[fe80::1%25eth0]/x", "https://10.0.0.1/x",
+      "https://127.0.0.1./x", "https://push.example.org./x", "https://push.example.org:8443/x",
+      "https://push.example.org@127.0.0.1/x", "https://printer.local/x", "https://metadata.internal/x",
+      "https://" + std::string(host_name) + "/x", "https://" + std::string(host_name) + ":47011/x"};
+  for (const std::string& endpoint : refused) {
+    const auto reply = http_call(server->port(), "POST", "/api/push/subscriptions", browser.subscription(endpoint),
+                                 bearer(token));
+    EXPECT_EQ(reply.status, 400) << endpoint;
+    const Json error = reply.body.value("error", Json::object());
+    EXPECT_EQ(error.value("code", ""), "bad_subscription") << endpoint;
+    EXPECT_FALSE(error.value("message", "").empty()) << endpoint;
+  }
+  EXPECT_EQ(http_call(server->port(), "POST", "/api/push/subscriptions",
+                      browser.subscription("https://push.example.org:443/x"), bearer(token)).status, 201);
+}
+
+// Listens on 127.0.0.1 and tells whether anything connected (without waiting: a connection the
+// server completed is in the backlog by the time the server logs what became of it).
+struct LocalListener {
+  asio::io_context io;
+  asio::ip::tcp::acceptor acceptor{io, {asio::ip::make_address("127.0.0.1"), 0}};
+  unsigned short port() const { return acceptor.local_endpoint().port(); }
+  bool reached() {
+    acceptor.non_blocking(true);
+    beast::error_code error;
+    asio::ip::tcp::socket socket(io);
+    acceptor.accept(socket, error);
+    return !error;
+  }
+};
+
+// Waits until the server's log has `text`, or 20 s.
+bool wait_logged(const ServerProcess& server, const std::string& text) {
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server.log().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(20ms);  // polls the log file for the line
+  }
+  return true;
+}
+
+// Item 5, at send time: a host name that passes every check of its spelling but looks up to
+// 127.0.0.1 (DNS rebinding, or a record pointing inside) is refused before any connection.
+// --test-push-resolve stands in for DNS; the check that refuses is the real one.
+TEST(WebPush, ANameThatLooksUpToLoopbackIsRefusedAtSendTimeAndNothingConnects) {
+  LocalListener inside;
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(
+      dir, &server_key, {"--test-push-resolve", "push.rebound.example=127.0.0.1:" + std::to_string(inside.port())});
+  Table table = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Browser browser;
+  subscribe(server->port(), table.tokens[1], browser, "https://push.rebound.example/x");
+  leave_seat1(table);
+  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  ASSERT_TRUE(wait_logged(*server, "push_failed")) << server->log();
+  EXPECT_NE(server->log().find("127.0.0.1, which is not on the public internet"), std::string::npos) << server->log();
+  EXPECT_FALSE(inside.reached()) << "the server connected to 127.0.0.1";
+}
+
+// Accepts connections and never answers; says when one came and when the server closed one.
+class BlackHole {
+ public:
+  BlackHole() : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}) {
+    accept();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~BlackHole() {
+    io_.stop();
+    thread_.join();
+  }
+  std::string endpoint(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port()) + path;
+  }
+  // Waits until `count` connections came (20 s at most).
+  bool wait_connected(int count) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 20s, [&] { return accepted_ >= count; });
+  }
+  int open() const {
+    const std::lock_guard lock(mutex_);
+    return accepted_ - closed_;
+  }
+
+ private:
+  void accept() {
+    acceptor_.async_accept([this](beast::error_code error, asio::ip::tcp::socket socket) {
+      if (error) return;
+      {
+        const std::lock_guard lock(mutex_);
+        ++accepted_;
+      }
+      changed_.notify_all();
+      drain_until_closed(std::make_shared<asio::ip::tcp::socket>(std::move(socket)));
+      accept();
+    });
+  }
+  // Reads what came only to see the end of the stream; never answers.
+  void drain_until_closed(const std::shared_ptr<asio::ip::tcp::socket>& socket) {
+    auto buffer = std::make_shared<std::array<char, 4096>>();
+    socket->async_read_some(asio::buffer(*buffer), [this, socket, buffer](beast::error_code error, std::size_t) {
+      if (!error) return drain_until_closed(socket);
+      const std::lock_guard lock(mutex_);
+      ++closed_;
+    });
+  }
+
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  int accepted_ = 0;
+  int closed_ = 0;
+  std::thread thread_;
+};
+
+// Item 6: a player with the most subscriptions a player may have (10), all of them black holes
+// that accept and never answer, holds up only his own pushes: two of them are being sent at a
+// time (the rest wait their turn), and another player's push arrives while they still hang.
+TEST(WebPush, APlayersBlackHoleEndpointsDoNotDelayAnotherPlayersPush) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key);
+  BlackHole hole;
+  FakePushService service;
+  Table mallory = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Table ada = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  Browser browser;
+  for (int i = 0; i < 10; ++i) subscribe(server->port(), mallory.tokens[1], browser, hole.endpoint("/" + std::to_string(i)));
+  subscribe(server->port(), ada.tokens[1], browser, service.endpoint("/ada"));
+  leave_seat1(mallory);
+  leave_seat1(ada);
+  move_until_turn_passes(mallory, *mallory.clients[0], 0, nullptr);
+  ASSERT_TRUE(hole.wait_connected(2)) << server->log();
+  const auto held_since = std::chrono::steady_clock::now();
+  move_until_turn_passes(ada, *ada.clients[0], 0, nullptr);
+  const auto push = service.next();
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - held_since);
+  EXPECT_EQ(hole.open(), 2) << "two of Mallory's at a time, still hanging when Ada's push came";
+  EXPECT_EQ(push.target, "/ada");
+  EXPECT_EQ(opened(push, browser, server_key, service.origin())["title"], "Your move");
+  std::printf("[ figures ] Ada's push arrived %lld ms after two of Mallory's 10 black holes took their pushes\n",
+              static_cast<long long>(waited.count()));
+}
+
+// Issue 46, item 11: in a cluster the process that hosts the room tells the absent player,
+// whichever process the player subscribed through (the subscriptions are in the shared
+// database; every process has the same VAPID key).
+TEST(WebPush, TheProcessHostingTheRoomTellsAPlayerWhoSubscribedThroughAnother) {
+  TempDir dir;
+  std::string server_key;
+  const std::string key_file = generate_vapid_key(dir, &server_key);
+  const std::string db = TempPostgres::shared().create_database();
+  ServerProcess owner(db, push_flags(key_file));
+  ServerProcess other(db, push_flags(key_file));
+  FakePushService service;
+  Table table;
+  table.clients.push_back(std::make_unique<Client>(owner.port()));
+  table.tokens.push_back(table.clients[0]->hello("Seat 0").at("token"));
+  Json create = {{"type", "create_room"}, {"game", "cups"}, {"private", true}};
+  create.update(kDayPerMove);
+  const Json created = table.clients[0]->request(create);
+  ASSERT_EQ(created["type"], "room") << created.dump();
+  table.room = created["room"]["id"];
+  table.clients.push_back(std::make_unique<Client>(other.port()));
+  table.tokens.push_back(table.clients[1]->hello("Seat 1").at("token"));
+  const Json joined = table.clients[1]->request({{"type", "join_room"}, {"invite", created["room"]["invite"]}});
+  ASSERT_EQ(joined["room"]["status"], "playing") << joined.dump();
+  table.state = joined["room"]["state"];
+  table.clients[0]->wait_for([](const Json& m) { return m.value("type", "") == "room" && m["room"]["status"] == "playing"; });
+  Browser browser;
+  subscribe(other.port(), table.tokens[1], browser, service.endpoint("/seat-1"));
+
+  leave_seat1(table);  // its page was open on the other process
+  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  const auto push = service.next();
+  EXPECT_EQ(push.target, "/seat-1");
+  const Json message = opened(push, browser, server_key, service.origin());
+  EXPECT_EQ(message["url"], "#/room/" + table.room);
+  EXPECT_NE(owner.log().find("web_push_on"), std::string::npos);
+  EXPECT_EQ(other.log().find("push_failed"), std::string::npos) << other.log();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "config.hpp"
 #include "database.hpp"
 #include "group_commit_writer.hpp"
+#include "http_api.hpp"
 #include "local_process.hpp"
 #include "metrics.hpp"
 #include "server.hpp"
@@ -199,6 +200,17 @@ TEST(GroupCommitWriter, ASlowCommitIsLoggedOnceASecond) {
 }
 
 // The storage rules for both backends are in storage_test.cpp.
+
+// Issue 46: /metrics for the machine itself, by the TCP peer's address, never a forwarded one.
+TEST(Metrics, VisibleToLoopbackPeersNotForwardedOrWithTheFlag) {
+  for (const std::string peer : {"127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"}) {
+    EXPECT_TRUE(metrics_visible(peer, false, false)) << peer;
+    EXPECT_FALSE(metrics_visible(peer, true, false)) << peer << " forwarded by a proxy";
+  }
+  for (const std::string peer : {"203.0.113.9", "10.0.0.1", "::ffff:10.0.0.1", "2001:db8::1", "", "localhost"})
+    EXPECT_FALSE(metrics_visible(peer, false, false)) << peer;
+  EXPECT_TRUE(metrics_visible("203.0.113.9", true, true)) << "--public-metrics";
+}
 
 TEST(StaticFiles, PathsStayInsideTheFolder) {
   const auto dir = std::filesystem::temp_directory_path() / ("mancala-static-" + std::to_string(getpid()));

@@ -200,10 +200,27 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
   accounts.end_session("session-1b");
   EXPECT_FALSE(accounts.session_player("session-1b"));
 
+  // An account keeps kMaxSessionsPerAccount sessions: each new one ends the oldest beyond that.
+  std::size_t ended = 0;
+  for (int i = 0; i < 25; ++i) {
+    const std::string hash = "session-2-" + std::to_string(i);
+    const auto gone = accounts.add_session(hash, "p2");
+    EXPECT_EQ(std::count(gone.begin(), gone.end(), hash), 0) << "the new session stays";
+    for (const auto& each : gone) EXPECT_FALSE(accounts.session_player(each)) << each;
+    ended += gone.size();
+  }
+  EXPECT_EQ(ended, 26 - kMaxSessionsPerAccount) << "with the sign-up's own";
+  EXPECT_EQ(accounts.sessions("p2").size(), kMaxSessionsPerAccount);
+  EXPECT_TRUE(accounts.session_player("session-2-24"));
+
   accounts.add_password_reset("reset-old", "p1", "2020-01-01T00:00:00.000Z");
+  EXPECT_FALSE(accounts.password_reset_player("reset-old"));
   EXPECT_FALSE(accounts.take_password_reset("reset-old")) << "expired";
   accounts.add_password_reset("reset-1", "p1", "2999-01-01T00:00:00.000Z");
+  EXPECT_EQ(accounts.password_reset_player("reset-1"), std::optional<std::string>("p1"));
+  EXPECT_EQ(accounts.password_reset_player("reset-1"), std::optional<std::string>("p1")) << "looking uses nothing up";
   EXPECT_EQ(accounts.take_password_reset("reset-1"), std::optional<std::string>("p1"));
+  EXPECT_FALSE(accounts.password_reset_player("reset-1"));
   EXPECT_FALSE(accounts.take_password_reset("reset-1")) << "used up";
 
   GameMeta rated = game("g1", "p1", "playing");
@@ -247,6 +264,37 @@ TEST_P(StorageTest, AccountsSessionsAndRatedResults) {
 }
 
 // The history list: filters, privacy and paging (absent filters are bound as NULL).
+// Issue 46: a name that can pass for an account's (any case, a digit for a letter, a Cyrillic
+// letter for a Latin one) is taken, by the accounts' name skeletons; accounts made before the
+// migration that adds them get theirs from it.
+TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
+  {
+    auto storage = open();
+    AccountStore& accounts = storage->accounts();
+    accounts.create_account({"p1", true, "carol", "hash-1", "session-1", std::string(64, 'r')});
+    for (const std::string fake : {"CAROL", "caro1", "c\u0430rol"}) {
+      try {
+        accounts.create_account({"p2", true, fake, "hash-2", "session-2", std::string(64, 's')});
+        ADD_FAILURE() << fake << " was taken";
+      } catch (const NameTaken& taken) {
+        EXPECT_EQ(taken.account, "carol") << fake;
+      }
+    }
+    EXPECT_EQ(accounts.account_name_like("CAR0L"), std::optional<std::string>("carol"));
+    EXPECT_FALSE(accounts.account_name_like("carla"));
+    accounts.create_account({"p3", true, "carla", "hash-3", "session-3", std::string(64, 't')});
+  }
+  // The database as it was before the skeletons: no column, one migration fewer.
+  const char* const kBefore = "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
+  if (GetParam() == "postgresql")
+    PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 11");
+  else
+    Database(db_, false).execute(std::string(kBefore) + "PRAGMA user_version = 10");
+  auto storage = open();
+  EXPECT_EQ(storage->accounts().account_name_like("c\u0430rol"), std::optional<std::string>("carol"));
+  EXPECT_EQ(storage->accounts().account_name_like("CARLA"), std::optional<std::string>("carla"));
+}
+
 TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) {
   auto storage = open();
   for (const char* id : {"p1", "p2"})
@@ -333,6 +381,32 @@ TEST_P(StorageTest, AnalysesKeepTheirPositionsOnceAndAreDoneWithTheLast) {
   ASSERT_TRUE(wait([&](auto done) { analyses.mark_failed("abc", done); }));
   EXPECT_EQ(analyses.find("abc")->state, "failed");
   EXPECT_TRUE(analyses.unfinished().empty());
+}
+
+// Issue 46: who asked is kept; a cancelled (removed) analysis takes no late position, can be
+// created again, and is done only once it has all its positions.
+TEST_P(StorageTest, ACancelledAnalysisGoesWithItsPositions) {
+  auto storage = open();
+  auto& analyses = storage->analyses();
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-01T00:00:00.000Z", "", "p1", "203.0.113.1"});
+  EXPECT_EQ(analyses.find("k")->requested_by, "p1");
+  EXPECT_EQ(analyses.find("k")->requested_from, "203.0.113.1");
+  const auto add = [&](std::int64_t index, bool last) {
+    return wait([&](auto done) { analyses.add_position("k", index, "{}", last, done); });
+  };
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_FALSE(analyses.find("k"));
+  ASSERT_TRUE(add(1, true));  // the position that was being searched
+  analyses.create({"k", "", "[Game cups]\n", 2, "running", "2026-01-02T00:00:00.000Z", "", "", "203.0.113.2"});
+  EXPECT_TRUE(analyses.positions("k").empty()) << "nothing of the cancelled one";
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "running") << "not done without position 0";
+  ASSERT_TRUE(add(0, false));
+  ASSERT_TRUE(add(1, true));
+  EXPECT_EQ(analyses.find("k")->state, "done");
+  ASSERT_TRUE(wait([&](auto done) { analyses.remove_running("k", done); }));
+  EXPECT_TRUE(analyses.find("k")) << "a done analysis is not removed";
 }
 
 TEST_P(StorageTest, ListGamesFiltersAndPages) {

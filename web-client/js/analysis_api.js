@@ -12,6 +12,7 @@ export function storedGameSource(id) {
   return {
     analysis: () => call('GET', `${base}/analysis`, { token: token() }),
     analyse: () => call('POST', `${base}/analysis`, { token: token() }),
+    positions: (from) => call('GET', `${base}/positions?from=${from}`, { token: token() }),
     whatif: (at, moves) => call('POST', '/api/whatif', { body: { game_id: id, at, moves }, token: token() }),
     recordHref: `${base}/record.txt`,
     fileName: `mancala-${id}.txt`,
@@ -24,12 +25,13 @@ export function storedGameSource(id) {
 }
 
 // An imported record: the server keeps nothing but its analysis, so each request sends the text
-// again (POST /api/records answers with the key and the text as it reads it).
+// again (POST /api/records answers with the key and the text as it reads it), its positions too.
 export function importedSource({ key, text }) {
   const base = `/api/records/${encodeURIComponent(key)}`;
   return {
     analysis: () => call('GET', `${base}/analysis`),
     analyse: () => call('POST', `${base}/analysis`, { text }),
+    positions: (from) => call('POST', `${base}/positions?from=${from}`, { text }),
     whatif: (at, moves) => call('POST', '/api/whatif', { body: { record: text, at, moves } }),
     recordHref: null,
     fileName: 'mancala-game.txt',
@@ -37,8 +39,8 @@ export function importedSource({ key, text }) {
   };
 }
 
-// A text record read by the server: {key, record, states, text}, or an ApiError whose message
-// names the line and column of the first fault.
+// A text record read by the server: {key, record, positions (their number), text}, or an
+// ApiError whose message names the line and column of the first fault (or says it is too long).
 export const importRecord = (text) => call('POST', '/api/records', { text });
 
 // Saves `text` as a file, through a blob: a private game's record is fetched with its player's

@@ -7,6 +7,7 @@
 import { h } from './dom.js';
 import { describeChatError } from './errors.js';
 import { botLevel } from './computer.js';
+import { accountMark } from './players.js';
 import { chatLines } from './room_state.js';
 import { CHAT_MAX, QUICK_PHRASES, chatText, isHost, mayWrite } from './chat_state.js';
 
@@ -16,11 +17,12 @@ export const chatTime = (at) => {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 };
 
-// A message's time, name, spectator mark and words; `tools` follow the words, out of the way.
+// A message's time, name, account mark (a guest's has none), spectator mark and words; `tools` follow the words, out of the way.
 export function chatLineParts(message, tools = []) {
   return [
     h('time', { class: 'chat-time', datetime: message.at }, chatTime(message.at)),
     h('span', { class: 'chat-name', dataset: { testid: 'chat-name' } }, message.name || 'Someone'),
+    message.account === true ? accountMark('chat-account') : null,
     message.channel === 'spectators' ? h('span', { class: 'tag spectator', title: 'Written by a spectator' }, 'spectator') : null,
     h('span', { class: 'chat-text', dataset: { testid: 'chat-text' } }, message.text),
     tools.length ? h('span', { class: 'chat-tools' }, tools) : null,

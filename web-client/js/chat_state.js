@@ -11,8 +11,9 @@ export const CHAT_KEPT = 100;          // messages kept in the page: the server'
 export const QUICK_PHRASES = ['Good luck', 'Good game', 'Thanks', 'Well played'];
 
 // Only the fields the contract names: nothing else of a message reaches the page.
-const entry = ({ channel, player_id, name, text, at }) => ({
-  channel: channel === 'spectators' ? 'spectators' : 'players', player_id, name: name ?? '', text: String(text ?? ''), at,
+const entry = ({ channel, player_id, name, account, text, at }) => ({
+  channel: channel === 'spectators' ? 'spectators' : 'players', player_id, name: name ?? '', account: account === true,
+  text: String(text ?? ''), at,
 });
 
 // A message is the same one when its writer, time and words are (the server refuses the same

@@ -135,7 +135,9 @@ export class Connection {
     this.#online = false;
     this.#emit('status', 'offline');
     const delay = BACKOFF_MS[Math.min(this.#attempt++, BACKOFF_MS.length - 1)];
-    setTimeout(() => this.#open(), delay);
+    // Not when a restart or a stop came meanwhile (a guest who signed up: the server closed his
+    // token's socket just before the page restarted as the account): one socket at a time.
+    setTimeout(() => { if (this.#socket === socket) this.#open(); }, delay);
   }
 
   // Closes the connection for good (logging out): nothing reconnects until `start` again.

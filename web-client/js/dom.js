@@ -18,6 +18,8 @@ function fill(node, props, children) {
     if (key === 'dataset') Object.assign(node.dataset, value);
     else if (key === 'text') node.textContent = value;
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    // Through the CSSOM: the page's Content-Security-Policy refuses style attributes (style-src).
+    else if (key === 'style') node.style.cssText = String(value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) {

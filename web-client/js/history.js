@@ -2,10 +2,11 @@
 // steps through it, with its analysis, what-if play and its record as text.
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName } from './catalog.js';
-import { getJson, fetchGame } from './api.js';
+import { getJson } from './api.js';
 import { ratedBadge } from './players.js';
 import { showViewer, playerNames } from './replay_view.js';
 import { storedGameSource } from './analysis_api.js';
+import { createPositions } from './positions.js';
 
 // --- the search ---------------------------------------------------------------------------------
 export function showHistoryList(main, app) {
@@ -88,9 +89,10 @@ export function showReplay(main, app, gameId) {
   const analyse = new URLSearchParams(location.hash.split('?')[1] ?? '').has('analyse');
   let stop = null;
   let left = false;
-  fetchGame(gameId).then(({ record, states }) => {
+  const source = storedGameSource(gameId);
+  Promise.all([getJson(`/api/games/${encodeURIComponent(gameId)}`), source.positions(0)]).then(([record, first]) => {
     if (left) return;
-    stop = showViewer(main, { record, states, source: storedGameSource(gameId), analyse,
+    stop = showViewer(main, { record, positions: createPositions(source, first), source, analyse,
       links: [h('a', { href: '#/history' }, 'All games')] });
   }, (error) => {
     if (!left) main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));

@@ -5,6 +5,11 @@
 import { h } from './dom.js';
 import { importRecord, importedSource } from './analysis_api.js';
 import { showViewer } from './replay_view.js';
+import { createPositions } from './positions.js';
+
+// The most a record may be: the server reads no request body over 64 KiB (413).
+const MAX_RECORD_BYTES = 64 * 1024;
+const tooLong = (bytes) => `This record is ${Math.ceil(bytes / 1024)} KB; a game record may be at most ${MAX_RECORD_BYTES / 1024} KB.`;
 
 // What a record looks like, in the empty box (no game named: the game modules own those words).
 const EXAMPLE = '[Game "…"]\n[Seat0 "Ana"]\n[Seat1 "Bo"]\n[Date "2026-11-20"]\n\n1. S0 … 2. S1 … {a comment} 3. S0 … ?!';
@@ -17,10 +22,16 @@ export function showImportPage(main) {
   const problem = h('p', { class: 'field-problem', role: 'alert', dataset: { testid: 'import-error' } });
   const submit = h('button', { type: 'submit', class: 'primary', dataset: { testid: 'import-open' } }, 'Open the game');
 
-  // A file's text goes into the box, where it can still be corrected before opening.
+  // A file's text goes into the box, where it can still be corrected before opening; a file
+  // larger than a record may be is refused before it is read.
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
+    if (chosen.size > MAX_RECORD_BYTES) {
+      problem.textContent = tooLong(chosen.size);
+      file.value = '';
+      return;
+    }
     text.value = await chosen.text();
     problem.textContent = '';
   });
@@ -29,10 +40,14 @@ export function showImportPage(main) {
     event.preventDefault();
     problem.textContent = '';
     if (!text.value.trim()) { problem.textContent = 'Paste a game record, or choose a file.'; return; }
+    const bytes = new Blob([text.value]).size;
+    if (bytes > MAX_RECORD_BYTES) { problem.textContent = tooLong(bytes); return; }
     submit.disabled = true;
     try {
       const answer = await importRecord(text.value);
-      stop = showViewer(main, { record: answer.record, states: answer.states, source: importedSource(answer), people: false,
+      const source = importedSource(answer);
+      const positions = createPositions(source, await source.positions(0));
+      stop = showViewer(main, { record: answer.record, positions, source, people: false,
         links: [h('a', { href: '#/import', dataset: { testid: 'import-another' }, onclick: showForm }, 'Import another game'),
           h('a', { href: '#/history' }, 'All games')] });
     } catch (error) {

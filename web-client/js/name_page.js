@@ -3,6 +3,7 @@
 // in that room after choosing (app.js routes there once a name or an account is known).
 import { h } from './dom.js';
 import { getJson } from './api.js';
+import { call } from './account_api.js';
 import { gameName } from './catalog.js';
 import { timeControlText } from './clock.js';
 import { inviteSentence } from './invite.js';
@@ -47,9 +48,11 @@ export function showNamePage(main, app, { link = null, problem: refused = '', pl
 // What the link leads to, before any hello: the history API knows a public room by its id and
 // a private one by its invite (whoever holds the invite may join, so may also read what it is).
 async function describeLink(link, line) {
-  const path = link.invite ? `/api/invites/${encodeURIComponent(link.invite)}` : `/api/games/${encodeURIComponent(link.roomId)}`;
+  // The invite goes in the body, never in a URL that proxies log.
+  const lookUp = link.invite ? () => call('POST', '/api/invites', { body: { invite: link.invite } })
+    : () => getJson(`/api/games/${encodeURIComponent(link.roomId)}`);
   let record;
-  try { record = await getJson(path); } catch (error) {
+  try { record = await lookUp(); } catch (error) {
     if (line.isConnected && error?.status === 404) {
       line.textContent = link.invite ? 'This invite link is unknown, or its room expired.' : 'This room link is unknown, or its room expired.';
       line.dataset.unknown = 'true';

@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { ratingLabel, ratingTitle } from './ratings.js';
 
 const isComputer = (player) => Number.isInteger(player?.bot) && player.bot > 0;
-const isAccount = (player) => player?.account === true && !isComputer(player);
+export const isAccount = (player) => player?.account === true && !isComputer(player);
 const isGuest = (player) => player?.account === false && !isComputer(player) && Boolean(player.player_id);
 
 // An account's profile is found by its name (names of accounts are made to fit addresses), a
@@ -28,6 +28,11 @@ export function playerMarks(player, { testid } = {}) {
   const label = isAccount(player) ? ratingLabel(player) : '';
   return label ? [h('span', { class: 'rating', title: ratingTitle(player), dataset: testid ? { testid } : undefined }, label)] : [];
 }
+
+// Beside an account's name in a seat and a chat line: only this player has this name, and no
+// guest's can pass for it (the server refuses look-alikes).
+export const accountMark = (testid) => h('span', { class: 'account-mark', role: 'img', 'aria-label': 'account',
+  title: 'An account: this name is theirs alone', dataset: testid ? { testid } : undefined }, '\u2713');
 
 export const guestMark = () => h('span', { class: 'tag guest', title: 'A guest: playing without an account, so without a rating' }, 'guest');
 

@@ -49,16 +49,17 @@ async function seatPeople(players, count, game) {
   }));
 }
 
-// main: the page's <main>; record and states: the game (states[v] after v actions); source:
-// analysis_api.js; links: nodes for the header (the way back); analyse: ask for the analysis at
-// once; people: look the players' profiles up (a stored game's players; not an import's names).
-// Returns the function that stops it (polling) when the page is left.
-export function showViewer(main, { record, states, source, links = [], analyse = false, people: lookUp = true }) {
+// main: the page's <main>; record: the game; positions: its states (positions.js: state v after
+// v actions, fetched a page at a time); source: analysis_api.js; links: nodes for the header
+// (the way back); analyse: ask for the analysis at once; people: look the players' profiles up
+// (a stored game's players; not an import's names). Returns the function that stops it
+// (polling) when the page is left.
+export function showViewer(main, { record, positions, source, links = [], analyse = false, people: lookUp = true }) {
   const game = record.game;
   const options = record.options ?? {};
   const names = playerNames(record.players, game, options);
   const turns = actionsByVersion(record.turns);
-  const last = states.length - 1;
+  const last = positions.total - 1;
   const board = createBoard({ game, options, viewerSeat: null, players: names });
   let version = 0, playing = false;
   let people = [];             // by seat, once their profiles are known (seatPeople)
@@ -105,20 +106,33 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   slider.addEventListener('input', () => go(Number(slider.value)));
 
   // Shows version `target` of the game line (leaving a what-if line); a step forward is animated.
+  // Its states are fetched first when they are not here yet; meanwhile no other step starts.
   async function go(target) {
     target = Math.max(0, Math.min(last, target));
     if (playing) return;
     if (whatIf.active()) whatIf.leave();
     else if (target === version && board.shown) return;
     const step = target === version + 1;
+    if (!positions.get(target) || (step && !positions.get(target - 1))) {
+      playing = true;
+      try {
+        await positions.load(target);
+      } catch (error) {
+        slider.value = String(version);
+        toast(error.status === 429 ? 'Too many positions asked for now: wait a minute and try again.' : error.message);
+        return;
+      } finally {
+        playing = false;
+      }
+    }
     version = target;
     slider.value = String(version);
     renderInfo();
     if (step) {
       playing = true;
-      guide.render(states[version], false);
+      guide.render(positions.get(version), false);
       board.highlight([], 'hint');
-      await board.play(turns.get(version)?.events ?? [], states[version - 1], states[version]);
+      await board.play(turns.get(version)?.events ?? [], positions.get(version - 1), positions.get(version));
       playing = false;
     }
     showPosition();
@@ -128,7 +142,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
   // guide offers its legal moves and the engine's best move is pointed out.
   function showPosition() {
     const tried = whatIf.latest();
-    const state = tried?.state ?? states[version];
+    const state = tried?.state ?? positions.get(version);
     board.show(state);
     board.shown = true;
     const open = state.phase === 'play' && (state.legal ?? []).length > 0 && !whatIf.busy();
@@ -190,7 +204,7 @@ export function showViewer(main, { record, states, source, links = [], analyse =
 
   // The seats as the board stands (a what-if position too).
   function renderInfo() {
-    const state = whatIf.latest()?.state ?? states[version];
+    const state = whatIf.latest()?.state ?? positions.get(version);
     const accuracy = analysis.state().accuracy;
     where.textContent = `Move ${version} of ${last}`;
     chat?.show(version);

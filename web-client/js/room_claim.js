@@ -19,7 +19,7 @@ export function createClaimPanel() {
       const left = Math.max(0, claim.deadline - Date.now());
       if (left > 0) later(TICK_MS);
       drawRace(words(claim.name), claim, me !== null, act);
-      element.querySelector('.plex-timer div').setAttribute('style', `width: ${(100 * left) / claim.total}%`);
+      element.querySelector('.plex-timer div').style.width = `${(100 * left) / claim.total}%`;
       return;
     }
     const until = result ? result.at + RESULT_MS - Date.now() : 0;

@@ -9,7 +9,7 @@ import { seatLabels } from './boards/index.js';
 import { seatScore } from './scores.js';
 import { COLORS } from './boards/view.js';
 import { LEVELS, levelLabel, levelWord, botLevel, occupied, seatName, computerIcon } from './computer.js';
-import { nameLink, playerMarks } from './players.js';
+import { accountMark, isAccount, nameLink, playerMarks } from './players.js';
 
 export function renderSeats(list, view) {
   const { room, me } = view;
@@ -36,6 +36,7 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
     h('span', { class: 'seat-side' }, label),
     level ? computerIcon() : null,
     h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? nameLink(seat, seatName(seat)) : 'free seat'),
+    taken && isAccount(seat) ? accountMark(`seat-account-${i}`) : null,
     ...(taken ? playerMarks(seat, { testid: `seat-rating-${i}` }) : []),
     me === i ? h('span', { class: 'tag you', dataset: { testid: 'you' } }, 'you') : null,
     level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,

@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include <arpa/inet.h>
 #include <sched.h>
 #include <sys/resource.h>
 
@@ -18,11 +19,17 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       PostgreSQL, which several server processes may share
   --static DIR        folder of the web client (default web-client)
   --allow-origin O    an extra allowed Origin for WebSocket upgrades (repeatable)
-  --trusted-proxy A   a proxy's address (repeatable): requests from it are counted against
-                      the client address its X-Forwarded-For names, for log-in limits
+  --trusted-proxy A   a proxy's IP address (repeatable; not a host name: the TCP peer's
+                      address is compared with it): requests from it are counted against the
+                      rightmost address in X-Forwarded-For that is not a trusted proxy, and its
+                      X-Forwarded-Proto: https makes session cookies Secure
   --threads N         I/O threads (default: the cores this process may run on)
   --bot-threads N     worker threads for computer players' searches (default 1); 0 pauses
                       them (their searches wait in the queue), for tests and maintenance
+  --password-threads N  workers for password hashes (log-in, sign-up, password change and
+                      reset; Argon2id, 64 MiB and about 0.1 s each; default 2, 1-16)
+  --password-queue N  hashes that may wait for a worker (default 32, 1-10000); beyond it a
+                      log-in is refused with 503 and Retry-After
   --bot-priority P    idle (default): bot workers run under SCHED_IDLE, only on a core that
                       nothing else wants; normal: like every other thread (for comparisons)
   --bot-budget B      adaptive (default): while more than 4 searches per worker wait, each gets
@@ -30,6 +37,12 @@ const char* const kUsage = R"(usage: mancala-server [options]
   --analysis-playouts N  search budget of each analysed position (default: the engine's,
                       20,000 simulations with two seats, 5,000 with more); what-if searches
                       take at most 3,000. Smaller for tests and slow machines
+  --analysis-threads N  worker threads for analyses and what-ifs, under SCHED_IDLE like the
+                      bots' (default 1); 0 pauses them (analyses stay queued), for tests
+  --analysis-queue N  analyses queued or running at once (default 8); more are refused 503
+                      until one ends. Each player and each address may have 2 of them
+  --public-metrics    /metrics answers every client; without it only loopback peers (a
+                      scraper on the machine) get it, everyone else 404
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
   --rate-limit N      messages a second per WebSocket (default 20, bursts of 2N); raise it only
                       for load tests and bots
@@ -60,12 +73,23 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       (0-10000, default 0), to show that no network thread waits for one
   --test-push-http-loopback  for tests only: push endpoints on http://127.0.0.1 are accepted
                       too (a test's stand-in push service); real ones are https only
+  --test-push-resolve NAME=ADDRESS:PORT  for tests only (repeatable): the push sender looks
+                      NAME up as ADDRESS and connects to PORT instead of asking DNS; the
+                      address is still checked to be public, as every looked-up one is
   --test-page-limit-file F  for tests only (SQLite): the database may grow to the number of
                       pages written in F, read again before every move is stored
   --help              this text
 )";
 
 namespace {
+
+// An IPv4 or IPv6 address: a proxy is known by the address its connections come from, which a
+// host name might stop being after a restart (in compose, nginx has a fixed address).
+std::string checked_address(const std::string& flag, const std::string& text) {
+  unsigned char bytes[16];
+  if (inet_pton(AF_INET, text.c_str(), bytes) == 1 || inet_pton(AF_INET6, text.c_str(), bytes) == 1) return text;
+  throw UsageError(flag + " needs an IP address such as 127.0.0.1 or ::1, not '" + text + "'");
+}
 
 long parse_integer(const std::string& flag, const std::string& text, long min, long max) {
   long value = 0;
@@ -132,7 +156,11 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--db") config.db = value();
     else if (flag == "--static") config.static_root = value();
     else if (flag == "--allow-origin") config.allowed_origins.push_back(value());
-    else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(value());
+    else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(checked_address(flag, value()));
+    else if (flag == "--password-threads")
+      config.password_threads = static_cast<int>(parse_integer(flag, value(), 1, 16));
+    else if (flag == "--password-queue")
+      config.password_queue = static_cast<int>(parse_integer(flag, value(), 1, 10000));
     else if (flag == "--threads") config.threads = static_cast<int>(parse_integer(flag, value(), 1, 256));
     else if (flag == "--bot-threads") config.bot_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
     else if (flag == "--bot-priority") {
@@ -149,6 +177,11 @@ Config parse_command_line(int argc, const char* const* argv) {
     }
     else if (flag == "--analysis-playouts")
       config.analysis_playouts = parse_integer(flag, value(), 1, 10'000'000);
+    else if (flag == "--analysis-threads")
+      config.analysis_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
+    else if (flag == "--analysis-queue")
+      config.analysis_queue = static_cast<int>(parse_integer(flag, value(), 1, 10'000));
+    else if (flag == "--public-metrics") config.public_metrics = true;
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
     else if (flag == "--reset-password") config.reset_password_of = value();
@@ -159,6 +192,7 @@ Config parse_command_line(int argc, const char* const* argv) {
     else if (flag == "--vapid-key") config.vapid_key = value();
     else if (flag == "--vapid-subject") config.vapid_subject = value();
     else if (flag == "--test-push-http-loopback") config.test_push_http_loopback = true;
+    else if (flag == "--test-push-resolve") config.test_push_resolve.push_back(value());
     else if (flag == "--public-url") {
       const std::string url = value();  // empty: not set, so that a blank setting can be passed on
       config.public_origin = url.empty() ? "" : origin_of_url(url);

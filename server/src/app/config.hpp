@@ -19,9 +19,14 @@ struct Config {
   std::vector<std::string> trusted_proxies;  // their X-Forwarded-For names the client
   int threads = 1;
   int bot_threads = 1;  // worker threads for computer players' searches
+  int password_threads = 2;  // --password-threads: workers for Argon2id hashes (64 MiB each)
+  int password_queue = 32;   // --password-queue: hashes waiting at most; more get 503
   bool bot_threads_idle = true;  // --bot-priority idle (SCHED_IDLE) or normal
   bool bot_budget_adaptive = true;  // --bot-budget adaptive (less while many wait) or full
   std::int64_t analysis_playouts = 0;  // --analysis-playouts; 0: the engine's default budget
+  int analysis_threads = 1;  // --analysis-threads: workers for analyses and what-ifs (0 pauses them)
+  int analysis_queue = 8;    // --analysis-queue: analyses queued or running at once
+  bool public_metrics = false;  // --public-metrics: /metrics for every peer, not only loopback
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
   std::string backup_to;  // --backup FILE: copy the database and exit
@@ -33,6 +38,7 @@ struct Config {
   std::string vapid_key;           // --vapid-key FILE: Web Push on, signed with this key
   std::string vapid_subject;       // --vapid-subject: mailto: or https: contact for push services
   bool test_push_http_loopback = false;  // tests only: push endpoints on http://127.0.0.1 too
+  std::vector<std::string> test_push_resolve;  // tests only: NAME=ADDRESS:PORT, the push sender's DNS
   std::string public_origin;     // --public-url reduced to its origin ("https://host[:port]"), or empty
   std::int64_t max_connections = 0;  // open WebSockets; 0 until parsed: then from the fd limit
   int waiting_room_ttl_seconds = 24 * 60 * 60;  // a room without its players is removed after this

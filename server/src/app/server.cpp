@@ -2,8 +2,11 @@
 
 #include "password.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "analysis_jobs.hpp"
@@ -20,12 +23,19 @@
 #include "storage.hpp"
 #include "thread_name.hpp"
 #include "web_push.hpp"
+#include "work_queue.hpp"
 
 namespace mancala::server {
 namespace {
 
 constexpr auto kCloseGrace = std::chrono::seconds(2);
 constexpr std::size_t kBotQueueCapacity = 4096;
+// Records and games being read or replayed for the analysis API at once, waiting or worked on:
+// beyond, the request is answered 503 (issue 46). One import of a 64 KiB record is about 1 s.
+constexpr int kRecordReplayThreads = 1;
+constexpr std::size_t kRecordReplayQueue = 16;
+// Analyses' positions (one queued per running analysis) and what-ifs waiting for a worker.
+constexpr std::size_t kAnalysisWorkQueue = 64;
 
 // The orderly stop: no new connections, everything queued committed and announced, then every
 // socket closed with 1001 (waiting briefly for the close handshakes) and the threads released.
@@ -116,6 +126,34 @@ int generate_vapid_key(const Config& config) {
   return 0;
 }
 
+// One --test-push-resolve answer, NAME=ADDRESS:PORT, as the name and the endpoint it stands for.
+std::pair<std::string, tcp::endpoint> parse_test_answer(const std::string& answer) {
+  const auto equals = answer.find('=');
+  const auto colon = answer.rfind(':');
+  const auto bad = [&] { return UsageError("--test-push-resolve needs NAME=ADDRESS:PORT, got '" + answer + "'"); };
+  if (equals == std::string::npos || colon == std::string::npos || colon < equals) throw bad();
+  const std::string port = answer.substr(colon + 1);
+  const bool digits = std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (port.empty() || port.size() > 5 || !digits) throw bad();
+  error_code error;
+  const auto address = net::ip::make_address(answer.substr(equals + 1, colon - equals - 1), error);
+  const int number = std::stoi(port);
+  if (error || number > 65535) throw bad();
+  return {answer.substr(0, equals), tcp::endpoint(address, static_cast<unsigned short>(number))};
+}
+
+// The push sender's look-ups with --test-push-resolve's answers in place of DNS for their names
+// (a test's way to a name that resolves to loopback); the system's resolver for the others.
+PushResolver push_resolver(const std::vector<std::string>& test_answers) {
+  if (test_answers.empty()) return resolve_with_system;
+  std::map<std::string, tcp::endpoint> answers;
+  for (const std::string& answer : test_answers) answers.insert(parse_test_answer(answer));
+  return [answers](const std::string& host, const std::string& port) {
+    const auto found = answers.find(host);
+    return found == answers.end() ? resolve_with_system(host, port) : std::vector<tcp::endpoint>{found->second};
+  };
+}
+
 // Web Push when the operator gave a key (read before anything starts, so a bad key stops the
 // start at once); nothing otherwise.
 std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKey> vapid_key, Storage& storage) {
@@ -123,6 +161,7 @@ std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKe
   WebPushSettings settings;
   settings.subject = config.vapid_subject;
   settings.endpoints.allow_loopback_http = config.test_push_http_loopback;
+  settings.resolver = push_resolver(config.test_push_resolve);
   auto push = std::make_unique<WebPush>(std::move(*vapid_key), settings, storage.push_subscriptions());
   log_info("web_push_on", {{"public_key", push->public_key()}});
   return push;
@@ -186,10 +225,19 @@ int run_server(const Config& config) {
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
 
-  // Analyses share the bots' workers; those a restart interrupted go on from where they were.
-  const auto analyses = AnalysisJobs::create(io, bot_pool, storage, config.analysis_playouts);
+  // Analyses have workers of their own, as idle as the bots'; those a restart interrupted go on
+  // from where they were. Records are replayed on workers of their own too: no reader waits.
+  WorkQueue analysis_workers(config.analysis_threads, kAnalysisWorkQueue, "analysis",
+                             {.on_thread_start = config.bot_threads_idle ? run_at_idle_priority : std::function<void()>()});
+  AnalysisLimits analysis_limits;
+  analysis_limits.max_running = static_cast<std::size_t>(config.analysis_queue);
+  const auto analyses =
+      AnalysisJobs::create(io, analysis_workers, storage, config.analysis_playouts, analysis_limits);
   analyses->resume_unfinished();
+  WorkQueue record_replays(kRecordReplayThreads, kRecordReplayQueue, "replay");
 
+  // Password hashes on workers of their own, so that log-ins at speed cannot hold the readers.
+  WorkQueue password_work(config.password_threads, static_cast<std::size_t>(config.password_queue), "password");
   RequestLimits request_limits;
   const HttpContext context{hub,          storage,          players,           metrics,
                             config.static_root, config.allowed_origins, config.rate_limit,
@@ -197,7 +245,10 @@ int run_server(const Config& config) {
                             config.trusted_proxies,
                             push ? push->public_key() : "",
                             {config.test_push_http_loopback},
-                            analyses.get()};
+                            analyses.get(),
+                            &password_work,
+                            &record_replays,
+                            config.public_metrics};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -226,10 +277,13 @@ int run_server(const Config& config) {
   });
   io.run();
   for (auto& thread : threads) thread.join();
+  password_work.stop();  // hashes still queued have nobody to answer; before `context` goes
+  record_replays.stop();  // the same for replays
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start
+  analysis_workers.stop();
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
-  if (push) push->stop();  // notices still queued are dropped; the one being sent ends by its timeout
+  if (push) push->stop();  // notices still queued are dropped; those being sent end by their timeout
   hub.note_alive();  // a graceful stop charges running clocks up to this moment
   storage.stop();  // commits anything still queued
   // Only now, with every queued move committed: leave the registry, so the others take our rooms

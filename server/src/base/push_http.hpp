@@ -3,7 +3,16 @@
 // endpoint over TLS (Boost.Beast on Asio's SSL stream, OpenSSL verifying the service's
 // certificate and name), bounded by one deadline for the whole exchange, on the calling thread
 // (which is never a network thread: see PushNotices).
+//
+// The endpoint comes from a browser, that is from anyone: the server must not become a way to
+// reach the operator's own network. So an endpoint names an https service on port 443 by host
+// name (check_push_endpoint), and the name is looked up once at send time, every address it
+// gives must be on the public internet (is_public_address), and the connection goes to exactly
+// those addresses (no second look-up that could answer otherwise).
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -20,9 +29,10 @@ struct PushDeliveryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Which endpoints a subscription may name: https ones on a host name (not an address, not
-// localhost: the server would otherwise post wherever a client pointed it). Tests may also allow
-// http://127.0.0.1 (--test-push-http-loopback), for a push service of their own.
+// Which endpoints a subscription may name: https ones on port 443 and a public host name (no
+// address in any spelling, no localhost or other local name). Tests may also allow
+// http://127.0.0.1:<port> (--test-push-http-loopback), for a push service of their own; only
+// those skip the public-address check at send time.
 struct PushEndpointRules {
   bool allow_loopback_http = false;
 };
@@ -42,6 +52,17 @@ struct PushUrlCheck {
 };
 PushUrlCheck check_push_endpoint(const std::string& endpoint, const PushEndpointRules& rules);
 
+// Whether a connection to `address` reaches the public internet: false for loopback, private,
+// shared (CGNAT), link-local, multicast, reserved, documentation and other special-purpose
+// ranges (IANA's registries), and for IPv6 forms that embed such an IPv4 address (mapped,
+// NAT64, 6to4). IPv6 outside the global unicast 2000::/3 is refused as a whole.
+bool is_public_address(const boost::asio::ip::address& address);
+
+// Looks a host up: the system's resolver, or a test's stand-in (which must answer at once).
+using PushResolver =
+    std::function<std::vector<boost::asio::ip::tcp::endpoint>(const std::string& host, const std::string& port)>;
+std::vector<boost::asio::ip::tcp::endpoint> resolve_with_system(const std::string& host, const std::string& port);
+
 struct PushPost {
   PushUrl url;
   std::vector<std::pair<std::string, std::string>> fields;
@@ -50,14 +71,22 @@ struct PushPost {
 
 class PushHttpClient {
  public:
-  PushHttpClient();
+  explicit PushHttpClient(PushResolver resolver = resolve_with_system);
   ~PushHttpClient();
-  // The push service's HTTP status; PushDeliveryError when it could not be had within `timeout`.
-  int post(const PushPost& post, std::chrono::milliseconds timeout);
+  // The push service's HTTP status; PushDeliveryError when it could not be had within `timeout`
+  // or the host has an address that is not public (https endpoints; the tests' http ones are
+  // not checked). Safe to call from several threads at once. The look-up itself (getaddrinfo)
+  // cannot be cut short: a name server that never answers holds the calling thread until the
+  // system's resolver gives up (its own timeout, /etc/resolv.conf), and only then is the
+  // deadline noticed.
+  int post(const PushPost& post, std::chrono::milliseconds timeout) const;
 
  private:
+  std::vector<boost::asio::ip::tcp::endpoint> public_addresses(const PushUrl& url) const;
+
   struct Tls;
   std::unique_ptr<Tls> tls_;
+  PushResolver resolver_;
 };
 
 }  // namespace mancala::server

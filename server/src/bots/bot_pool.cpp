@@ -13,17 +13,6 @@
 namespace mancala::server {
 namespace {
 
-// Lowering a thread to SCHED_IDLE needs no privilege; should the system refuse it all the same
-// (a seccomp filter), the worker runs at normal priority and logs a warning saying so.
-void run_at_idle_priority() {
-  sched_param param{};
-  param.sched_priority = 0;
-  if (const int error = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param); error != 0)
-    log_warn("bot_thread_priority",
-             {{"message", std::string("could not lower a bot worker to SCHED_IDLE: ") + std::strerror(error) +
-                              "; it runs at normal priority and competes with the network threads"}});
-}
-
 // Up to this many waiting searches per worker, each gets its full budget; beyond, the share
 // falls so that the queue's total work stays about this many full searches, down to a floor
 // that keeps a level 5 search well above level 4 (30,000 / 16 = 1,875 playouts against 600).
@@ -31,6 +20,17 @@ constexpr double kFullBudgetQueuePerWorker = 4;
 constexpr double kSmallestShare = 1.0 / 16;
 
 }  // namespace
+
+// Lowering a thread to SCHED_IDLE needs no privilege; should the system refuse it all the same
+// (a seccomp filter), the worker runs at normal priority and logs a warning saying so.
+void run_at_idle_priority() {
+  sched_param param{};
+  param.sched_priority = 0;
+  if (const int error = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param); error != 0)
+    log_warn("bot_thread_priority",
+             {{"message", std::string("could not lower a worker to SCHED_IDLE: ") + std::strerror(error) +
+                              "; it runs at normal priority and competes with the network threads"}});
+}
 
 BotPool::BotPool(int threads, std::size_t capacity, Metrics& metrics, BotPriority priority,
                  bool adaptive_budget)

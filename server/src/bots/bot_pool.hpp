@@ -19,6 +19,10 @@ class Metrics;
 // thread, for comparing the two).
 enum class BotPriority { idle, normal };
 
+// Lowers the calling thread to SCHED_IDLE (a worker's on_thread_start); logs a warning when the
+// system refuses.
+void run_at_idle_priority();
+
 class BotPool {
  public:
   using Job = WorkQueue::Job;

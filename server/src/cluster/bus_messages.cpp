@@ -1,5 +1,6 @@
 #include "bus_messages.hpp"
 
+#include <charconv>
 #include <sstream>
 #include <stdexcept>
 
@@ -48,6 +49,58 @@ protocol::RoomSummary summary_from_json(const Json& j) {
   return summary;
 }
 
+// Who as one header word: "guest", or "account" and each rating as
+// ";game,rating,deviation,volatility,games" (game ids are plain words). Numbers round-trip.
+std::string who_word(const Who& who) {
+  if (!who.account) return "guest";
+  std::string out = "account";
+  const auto number = [&out](auto value) {
+    char buffer[32];
+    out += ',';
+    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  };
+  for (const auto& [game, seat] : who.ratings) {
+    out += ';' + game;
+    number(seat.rating.rating);
+    number(seat.rating.deviation);
+    number(seat.rating.volatility);
+    number(seat.games);
+  }
+  return out;
+}
+
+std::vector<std::string> split_at(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, separator);) parts.push_back(std::move(part));
+  return parts;
+}
+
+template <class Number>
+Number number_of(const std::string& text) {
+  Number value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size())
+    throw std::invalid_argument("'" + text + "' is not a number");
+  return value;
+}
+
+// A message from a process older than the word reads as a guest, as it did.
+Who who_of(const std::vector<std::string>& words, std::size_t at) {
+  if (at >= words.size() || words[at] == "guest") return {};
+  const auto parts = split_at(words[at], ';');
+  if (parts.at(0) != "account") throw std::invalid_argument("'" + words[at] + "' says neither guest nor account");
+  Who who{true, {}};
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const auto fields = split_at(parts[i], ',');
+    if (fields.size() != 5) throw std::invalid_argument("a rating is game,rating,deviation,volatility,games");
+    who.ratings[fields[0]] = SeatRating{
+        {number_of<double>(fields[1]), number_of<double>(fields[2]), number_of<double>(fields[3])},
+        number_of<int>(fields[4])};
+  }
+  return who;
+}
+
 struct Parts {
   std::vector<std::string> words;
   std::string body;
@@ -85,9 +138,11 @@ std::string write(const Message& message) {
       Overloaded{
           [](const Frame& m) { return frame_header(m.number) + m.text; },
           [](const Request& m) {
-            return with_body({"req", m.from, std::to_string(m.number), m.player_id}, m.text);
+            return with_body({"req", m.from, std::to_string(m.number), m.player_id, who_word(m.who)}, m.text);
           },
-          [](const Attach& m) { return join({"attach", m.from, std::to_string(m.number), m.player_id, m.room}); },
+          [](const Attach& m) {
+            return join({"attach", m.from, std::to_string(m.number), m.player_id, m.room, who_word(m.who)});
+          },
           [](const Gone& m) { return join({"gone", m.from, std::to_string(m.number)}); },
           [](const Summary& m) {
             return with_body({"summary", m.from, m.room}, m.entry ? protocol::to_json(*m.entry).dump() : "");
@@ -104,8 +159,8 @@ Message read(const std::string& payload) {
   const Parts p = split(payload);
   const std::string& kind = p.words[0];
   if (kind == "frame") return Frame{p.number(1), p.body};
-  if (kind == "req") return Request{p.word(1), p.number(2), p.word(3), p.body};
-  if (kind == "attach") return Attach{p.word(1), p.number(2), p.word(3), p.word(4)};
+  if (kind == "req") return Request{p.word(1), p.number(2), p.word(3), p.body, who_of(p.words, 4)};
+  if (kind == "attach") return Attach{p.word(1), p.number(2), p.word(3), p.word(4), who_of(p.words, 5)};
   if (kind == "gone") return Gone{p.word(1), p.number(2)};
   if (kind == "summary")
     return Summary{p.word(1), p.word(2),

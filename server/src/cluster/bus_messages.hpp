@@ -5,11 +5,13 @@
 // kind, then ids, which never hold spaces), a newline, and a body taken as it is, so frames,
 // most of the traffic, are not escaped.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "accounts.hpp"
 #include "mancala/protocol/server_messages.hpp"
 
 namespace mancala::server::bus {
@@ -19,12 +21,19 @@ struct Frame {
   std::uint64_t number = 0;
   std::string text;
 };
+// Who the player of a request is, as his process knows him: whether he is an account, and its
+// ratings by game, which the owner's seats show (a player's database row says neither).
+struct Who {
+  bool account = false;
+  std::map<std::string, SeatRating> ratings;  // accounts only
+};
 // A client message for a room the receiver owns, from client `number` of process `from`.
 struct Request {
   std::string from;
   std::uint64_t number = 0;
   std::string player_id;
   std::string text;  // the client message as the client wrote it
+  Who who;
 };
 // Client `number` of `from` sits in `room`: the owner makes it a member again.
 struct Attach {
@@ -32,6 +41,7 @@ struct Attach {
   std::uint64_t number = 0;
   std::string player_id;
   std::string room;
+  Who who;
 };
 // Client `number` of `from` closed: the rooms of the receiver drop it.
 struct Gone {

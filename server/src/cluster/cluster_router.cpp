@@ -31,6 +31,10 @@ class ProxyConnection final : public Connection {
   std::string header_;
 };
 
+bus::Who who_of(const Player& player) {
+  return player.account ? bus::Who{true, player.ratings->all()} : bus::Who{};
+}
+
 }  // namespace
 
 std::string channel_of_process(const std::string& process_id) {
@@ -136,7 +140,8 @@ bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage&
   const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
   await_answer(number, caller.id, room);
   publish(channel_of_process(*owner),
-          bus::Request{process_id_, number, caller.player->id, protocol::write_client_message(caller.id, message)});
+          bus::Request{process_id_, number, caller.player->id, protocol::write_client_message(caller.id, message),
+                       who_of(*caller.player)});
   return true;
 }
 
@@ -213,7 +218,7 @@ void ClusterRouter::attach_remote_rooms(const std::shared_ptr<Connection>& conne
 
 void ClusterRouter::send_attach(const std::string& owner, std::uint64_t number, const PlayerRef& player,
                                 const std::string& room) {
-  publish(channel_of_process(owner), bus::Attach{process_id_, number, player->id, room});
+  publish(channel_of_process(owner), bus::Attach{process_id_, number, player->id, room, who_of(*player)});
 }
 
 void ClusterRouter::connection_closed(const std::shared_ptr<Connection>& connection) {
@@ -331,6 +336,14 @@ PlayerRef ClusterRouter::player_by_id(const std::string& player_id) {
   return players_.find(player_id);
 }
 
+PlayerRef ClusterRouter::player_as(const std::string& player_id, const bus::Who& who) {
+  auto player = player_by_id(player_id);
+  if (!player || !who.account) return player;
+  if (!player->account) player = players_.become_account(player->id, player->name);
+  player->ratings->set(who.ratings);
+  return player;
+}
+
 // ---- the bus ------------------------------------------------------------------------------
 
 void ClusterRouter::on_message(const std::string&, const std::string& payload) {
@@ -352,8 +365,8 @@ void ClusterRouter::on_message(const std::string&, const std::string& payload) {
       message);
 }
 
-void ClusterRouter::on(const bus::Request& m) { on_request(m.from, m.number, m.player_id, m.text); }
-void ClusterRouter::on(const bus::Attach& m) { on_attach(m.from, m.number, m.player_id, m.room); }
+void ClusterRouter::on(const bus::Request& m) { on_request(m.from, m.number, m.player_id, m.who, m.text); }
+void ClusterRouter::on(const bus::Attach& m) { on_attach(m.from, m.number, m.player_id, m.who, m.room); }
 void ClusterRouter::on(const bus::Gone& m) { on_gone(m.from, m.number); }
 void ClusterRouter::on(const bus::Summary& m) { hub_.remote_summary(m.room, m.entry); }
 void ClusterRouter::on(const bus::LobbyHello&) {
@@ -375,10 +388,10 @@ void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
 }
 
 void ClusterRouter::on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
-                               const std::string& text) {
+                               const bus::Who& who, const std::string& text) {
   const auto proxy = proxy_for(from, number);
   protocol::Parsed parsed = protocol::parse_client_message(text);
-  const auto player = player_by_id(player_id);
+  const auto player = player_as(player_id, who);
   if (!player) {
     metrics_.count_error(protocol::Code::internal);
     return proxy->send(protocol::write_error(parsed.id, {protocol::Code::internal, "player " + player_id +
@@ -390,8 +403,8 @@ void ClusterRouter::on_request(const std::string& from, std::uint64_t number, co
 }
 
 void ClusterRouter::on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,
-                              const std::string& room) {
-  if (const auto player = player_by_id(player_id))
+                              const bus::Who& who, const std::string& room) {
+  if (const auto player = player_as(player_id, who))
     hub_.attach_here(room, Caller{proxy_for(from, number), player, {}, std::chrono::steady_clock::now(), &metrics_});
 }
 

@@ -106,9 +106,9 @@ class ClusterRouter final : public OtherProcesses {
   void on(const bus::SessionsEnded& message);
   void on(const bus::PlayersChanged& message);
   void on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
-                  const std::string& text);
+                  const bus::Who& who, const std::string& text);
   void on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,
-                 const std::string& room);
+                 const bus::Who& who, const std::string& room);
   void on_gone(const std::string& from, std::uint64_t number);
   void on_frame(std::uint64_t number, const std::string& text);
   void on_taken(const std::string& from, const std::vector<std::string>& rooms);
@@ -123,6 +123,9 @@ class ClusterRouter final : public OtherProcesses {
   // Owner side: the proxy of a client of `from`, made on first use.
   std::shared_ptr<Connection> proxy_for(const std::string& from, std::uint64_t number);
   PlayerRef player_by_id(const std::string& player_id);
+  // The player as his own process knows him (an account, its ratings): the database's players
+  // row does not say.
+  PlayerRef player_as(const std::string& player_id, const bus::Who& who);
   void publish(const std::string& channel, const bus::Message& message);
   void await_answer(std::uint64_t number, const protocol::RequestId& id, const std::string& room);
   void note_answer(std::uint64_t number, const std::string& text);

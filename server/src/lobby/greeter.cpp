@@ -3,6 +3,7 @@
 #include "log.hpp"
 #include "sha256.hpp"
 #include "storage.hpp"
+#include "text.hpp"
 
 namespace mancala::server {
 namespace {
@@ -22,6 +23,13 @@ Greeter::Greeter(net::io_context& io, Storage& storage, PlayerDirectory& players
 
 namespace {
 constexpr const char* kUnknownToken = "no player has this token; say hello with a name to start anew";
+
+// Why a guest may not take `name`: the account `account` has it, or a name it can pass for.
+std::string taken_message(const std::string& name, const std::string& account) {
+  if (lower_case(name) == lower_case(account))
+    return "'" + name + "' belongs to an account: log in, or pick another name";
+  return "'" + name + "' looks like the account '" + account + "': pick another name";
+}
 }  // namespace
 
 Caller Greeter::caller_of(const std::shared_ptr<Connection>& connection, const PlayerRef& player,
@@ -55,9 +63,9 @@ void Greeter::hello(const std::shared_ptr<Connection>& connection, const protoco
   if (hello.anonymous())
     return refuse(Code::bad_request, "'hello' needs a 'name' (a new player) or a 'token' (a returning one)");
   if (hello.token.empty()) {
-    if (players_.name_reserved(hello.name))
-      return refuse(Code::bad_name, "'" + hello.name + "' belongs to an account: log in, or pick another name");
-    return hello_new_guest(connection, id, hello.name, std::move(done));
+    if (auto account = players_.account_like(hello.name)) return refuse(Code::bad_name, taken_message(hello.name, *account));
+    if (!shared_database_) return hello_new_guest(connection, id, hello.name, std::move(done));
+    return check_name_then_greet(connection, id, hello.name, std::move(done));
   }
   if (auto player = players_.find_by_token(hello.token)) return welcome_back(connection, id, player, hello.token, std::move(done));
   if (!shared_database_) return refuse(Code::bad_token, kUnknownToken);
@@ -118,6 +126,7 @@ PlayerRef Greeter::reread_account(const std::string& player_id) {
 
 void Greeter::welcome_back(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                            const PlayerRef& player, const std::string& token, std::function<void(PlayerRef)> done) {
+  if (!token.empty()) connection->set_guest_token_hash(to_hex(sha256(token)));  // ends with the token
   connection->send(protocol::write_welcome(id, player->id, player->name, token));
   done(player);
   // Back in every unfinished game this player sits in: a `room` message for each.
@@ -139,6 +148,27 @@ void Greeter::welcome_back(const std::shared_ptr<Connection>& connection, const 
   }
 }
 
+// Several processes: an account made on another one since this one loaded its players is
+// found in the database (by its name's skeleton, indexed). A database read: on a reader.
+void Greeter::check_name_then_greet(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+                                    const std::string& name, std::function<void(PlayerRef)> done) {
+  readers_.run([this, connection, id, name, done = std::move(done)]() mutable {
+    std::optional<std::string> account;
+    try {
+      account = storage_.accounts().account_name_like(name);
+    } catch (const std::exception& e) {
+      log_error("name_not_checked", {{"message", e.what()}});
+      caller_of(connection, nullptr, id).fail_storing("the name could not be checked", trouble_of(e));
+      return done(nullptr);
+    }
+    if (account) {
+      caller_of(connection, nullptr, id).fail(Code::bad_name, taken_message(name, *account));
+      return done(nullptr);
+    }
+    hello_new_guest(connection, id, name, std::move(done));
+  });
+}
+
 void Greeter::hello_new_guest(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                               const std::string& name, std::function<void(PlayerRef)> done) {
   auto fresh = PlayerDirectory::make(name);
@@ -153,6 +183,7 @@ void Greeter::hello_new_guest(const std::shared_ptr<Connection>& connection, con
       }
       players_.add(fresh.player);
       if (shared_database_) remember(connection, fresh.player);  // a room he joins may be taken over later
+      connection->set_guest_token_hash(to_hex(sha256(fresh.token)));  // ends with the token
       connection->send(protocol::write_welcome(id, fresh.player->id, fresh.player->name, fresh.token));
       done(fresh.player);
     });

@@ -51,6 +51,8 @@ class Greeter {
   void hello_account(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                      const std::string& session_hash, std::function<void(PlayerRef)> done);
   PlayerRef account_of_session(const std::string& session_hash);  // a database read
+  void check_name_then_greet(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
+                             const std::string& name, std::function<void(PlayerRef)> done);
   void hello_new_guest(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                        const std::string& name, std::function<void(PlayerRef)> done);
   // Welcome (an account's has no token) and the player's unfinished rooms again.

@@ -167,8 +167,12 @@ void Hub::close_sessions_here(const std::vector<std::string>& session_hashes) {
     const std::lock_guard lock(mutex_);
     for (const auto& [key, weak] : connections_) {
       auto connection = weak.lock();
-      if (connection && !connection->session_hash().empty() &&
-          std::find(session_hashes.begin(), session_hashes.end(), connection->session_hash()) != session_hashes.end())
+      if (!connection) continue;
+      const auto listed = [&](const std::string& hash) {
+        return !hash.empty() && std::find(session_hashes.begin(), session_hashes.end(), hash) != session_hashes.end();
+      };
+      // An account's session, or a guest token that became an account's (close_sessions).
+      if (listed(connection->session_hash()) || listed(connection->guest_token_hash()))
         ended.push_back(std::move(connection));
     }
   }

@@ -90,7 +90,8 @@ class Hub final : public RoomHost {
   void close_all(CloseCode code);
   // Closes the connections opened with these account sessions, which have just ended (a log
   // out, a new password), here and on the other processes: their browsers reconnect and are
-  // told to log in again.
+  // told to log in again. A guest token's hash in the list closes the connections that said
+  // hello with that token (the guest just took an account).
   void close_sessions(const std::vector<std::string>& session_hashes);
   // The same for this process's connections only (another process ended the sessions).
   void close_sessions_here(const std::vector<std::string>& session_hashes);

@@ -39,6 +39,17 @@ class Connection {
     return none;
   }
 
+  // The SHA-256 (hex) of the guest token the connection said hello with; empty for an account or
+  // before hello. A guest who takes an account ends his token, and with it these connections.
+  std::string guest_token_hash() const {
+    const std::lock_guard lock(rooms_mutex_);
+    return guest_token_hash_;
+  }
+  void set_guest_token_hash(std::string hash) {
+    const std::lock_guard lock(rooms_mutex_);
+    guest_token_hash_ = std::move(hash);
+  }
+
   // The rooms this connection is a member of, so that they hear when it closes. Thread-safe.
   // False once the connection has closed: a room must not keep it as a member then.
   bool joined(const std::shared_ptr<Room>& room) {
@@ -67,8 +78,9 @@ class Connection {
   }
 
  private:
-  std::mutex rooms_mutex_;
+  mutable std::mutex rooms_mutex_;
   bool closed_ = false;
+  std::string guest_token_hash_;
   std::vector<std::weak_ptr<Room>> rooms_;
 };
 

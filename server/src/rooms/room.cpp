@@ -905,7 +905,7 @@ void Room::do_chat(const Caller& caller, const std::string& text) {
   // Whether the line was said during play is settled now, on the strand, and stored with it:
   // who may read it must not depend on how soon after it the game ended.
   StoredChatLine said{{seated ? kPlayersChannel : kSpectatorsChannel, caller.player->id, caller.player->name, text,
-                       now_utc()},
+                       now_utc(), caller.player->account},
                       status() == RoomStatus::playing};
   // An operator may have silenced the player from the command line: a database read, so on
   // a reader, never on the strand.

@@ -2,6 +2,7 @@
 
 #include "log.hpp"
 #include "sha256.hpp"
+#include "thread_name.hpp"
 
 namespace mancala::server {
 namespace {
@@ -26,18 +27,34 @@ WebPush::WebPush(EcKey vapid_key, WebPushSettings settings, PushSubscriptions& s
       settings_(std::move(settings)),
       public_key_(base64url(vapid_key_.public_point())),
       subscriptions_(subscriptions),
-      queue_(1, settings_.queue_capacity, "web_push") {}
+      client_(settings_.resolver),
+      queues_(settings_.queues),
+      notices_(1, settings_.queue_capacity, "web_push") {
+  for (int i = 0; i < settings_.senders; ++i)
+    senders_.emplace_back([this, i] {
+      name_this_thread("push-" + std::to_string(i));
+      send_until_stopped();
+    });
+}
 
-WebPush::~WebPush() { queue_.stop(); }
+WebPush::~WebPush() { stop(); }
+
+void WebPush::stop() {
+  notices_.stop();
+  queues_.stop();
+  for (auto& sender : senders_)
+    if (sender.joinable()) sender.join();
+}
 
 void WebPush::notify(PushNotice notice) {
   const std::string room = notice.room_id;
-  if (!queue_.push([this, notice = std::move(notice)] { deliver(notice); }))
+  if (!notices_.push([this, notice = std::move(notice)] { fan_out(notice); }))
     log_warn("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
                               {"capacity", settings_.queue_capacity}});
 }
 
-void WebPush::deliver(const PushNotice& notice) {
+// One message per subscription, each into its endpoint's queue.
+void WebPush::fan_out(const PushNotice& notice) {
   std::vector<PushSubscription> subscriptions;
   try {
     subscriptions = subscriptions_.of_player(notice.player_id);
@@ -47,10 +64,25 @@ void WebPush::deliver(const PushNotice& notice) {
   }
   const std::string payload = push_payload(notice);
   const std::string topic = push_topic(notice.room_id);
-  for (const auto& subscription : subscriptions) send(subscription, payload, topic);
+  for (auto& subscription : subscriptions) {
+    const auto dropped = queues_.add({std::move(subscription), notice.room_id, payload, topic});
+    if (!dropped) continue;
+    const PushUrlCheck check = check_push_endpoint(dropped->message.subscription.endpoint, settings_.endpoints);
+    log_warn("push_dropped", {{"room", dropped->message.room_id},
+                              {"service", check.url ? check.url->origin() : ""},
+                              {"reason", dropped->reason}});
+  }
 }
 
-void WebPush::send(const PushSubscription& subscription, const std::string& payload, const std::string& topic) {
+void WebPush::send_until_stopped() {
+  while (const auto message = queues_.take()) {
+    send(*message);
+    queues_.done(*message);
+  }
+}
+
+void WebPush::send(const PushMessage& message) {
+  const PushSubscription& subscription = message.subscription;
   const PushUrlCheck check = check_push_endpoint(subscription.endpoint, settings_.endpoints);
   const std::string service = check.url ? check.url->origin() : "";
   const auto started = std::chrono::steady_clock::now();
@@ -63,11 +95,11 @@ void WebPush::send(const PushSubscription& subscription, const std::string& payl
                   {{"Content-Type", "application/octet-stream"},
                    {"Content-Encoding", "aes128gcm"},
                    {"TTL", std::to_string(settings_.ttl.count())},
-                   {"Topic", topic},
+                   {"Topic", message.topic},
                    {"Urgency", "normal"},
                    {"Authorization", vapid_authorization(vapid_key_, service, settings_.subject,
                                                          std::chrono::system_clock::now() + kVapidLifetime)}},
-                  encrypt_push_message(payload, EcKey::from_public(*receiver), *auth)};
+                  encrypt_push_message(message.payload, EcKey::from_public(*receiver), *auth)};
     const int status = client_.post(post, settings_.timeout);
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
     if (status == 404 || status == 410) {
@@ -78,8 +110,8 @@ void WebPush::send(const PushSubscription& subscription, const std::string& payl
     } else {
       log_debug("push_sent", {{"service", service}, {"status", status}, {"ms", took.count()}});
     }
-  } catch (const std::exception& e) {  // this subscription only; the others are still tried
-    log_warn("push_failed", {{"service", service}, {"reason", e.what()}});
+  } catch (const std::exception& e) {  // this message only; the others are still tried
+    log_warn("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
   }
 }
 

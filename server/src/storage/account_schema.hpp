@@ -1,5 +1,6 @@
 #pragma once
-// Migrations 5 (accounts and ratings, issue 31), 6 (chat), 7 (Web Push) and 8 (analyses), in SQL that SQLite and
+// Migrations 5 (accounts and ratings, issue 31), 6 (chat), 7 (Web Push), 8 (analyses), who asked
+// for an analysis, and the name skeletons (11 in SQLite, 12 in PostgreSQL), in SQL that SQLite and
 // PostgreSQL both read alike, so both migration lists name these texts.
 
 namespace mancala::server {
@@ -124,6 +125,23 @@ inline constexpr const char* kAnalysisMigration = R"sql(
     json TEXT NOT NULL,
     PRIMARY KEY (analysis_id, idx)
   );
+)sql";
+
+// 11 in SQLite, 12 in PostgreSQL (issue 46): each account's name skeleton (protocol::name_skeleton),
+// by which a new name is compared with the accounts', so that `cаrol` with a Cyrillic `а`
+// cannot pass for `carol`. Not unique: accounts made before it may share one. The rows already
+// there are filled by fill_name_skeletons (account_sql.hpp) in the same transaction.
+inline constexpr const char* kNameSkeletonMigration = R"sql(
+  ALTER TABLE accounts ADD COLUMN name_skeleton TEXT NOT NULL DEFAULT '';
+  CREATE INDEX accounts_by_skeleton ON accounts(name_skeleton);
+)sql";
+
+// Who asked for each analysis (issue 46), the same for both databases: the player (empty for
+// nobody known) and the address, so that the queue limits per player and per address hold
+// after a restart too, and only the one who asked may cancel it. Older rows keep ''.
+inline constexpr const char* kAnalysisAskerMigration = R"sql(
+  ALTER TABLE analyses ADD COLUMN requested_by TEXT NOT NULL DEFAULT '';
+  ALTER TABLE analyses ADD COLUMN requested_from TEXT NOT NULL DEFAULT '';
 )sql";
 
 }  // namespace mancala::server

@@ -4,6 +4,7 @@
 
 #include "clock.hpp"
 #include "database.hpp"
+#include "mancala/protocol/names.hpp"
 #include "pg_connection.hpp"
 #include "text.hpp"
 
@@ -31,11 +32,9 @@ class SqlAccountStore final : public AccountStore {
   void create_account(const NewAccount& account) override {
     // Checked first on a reader, so that the usual refusal costs no failed write; the check
     // in the transaction stays for two sign-ups racing for one name.
-    if (find_account(account.name)) throw NameTaken("the name '" + account.name + "' is taken");
-    db_.write([account](Connection& db) {
-      auto taken = db.prepare("SELECT 1 FROM accounts WHERE name_key = ?1");
-      taken.bind(1, lower_case(account.name));
-      if (taken.step()) throw NameTaken("the name '" + account.name + "' is taken");
+    if (auto like = account_name_like(account.name)) throw NameTaken(*like);
+    db_.write([account, skeleton = protocol::name_skeleton(account.name)](Connection& db) {
+      if (auto like = name_with_skeleton(db, skeleton)) throw NameTaken(*like);
       if (account.new_player)
         db.prepare("INSERT INTO players (id, name, token_hash, created) VALUES (?1, ?2, ?3, ?4)")
             .bind(1, account.player_id).bind(2, account.name).bind(3, account.revoked_token_hash).bind(4, now_utc())
@@ -44,11 +43,20 @@ class SqlAccountStore final : public AccountStore {
         db.prepare("UPDATE players SET name = ?2, token_hash = ?3 WHERE id = ?1")
             .bind(1, account.player_id).bind(2, account.name).bind(3, account.revoked_token_hash)
             .run();
-      db.prepare("INSERT INTO accounts (player_id, name_key, password_hash, created) VALUES (?1, ?2, ?3, ?4)")
-          .bind(1, account.player_id).bind(2, lower_case(account.name)).bind(3, account.password_hash).bind(4, now_utc())
+      db.prepare(
+            "INSERT INTO accounts (player_id, name_key, name_skeleton, password_hash, created) "
+            "VALUES (?1, ?2, ?3, ?4, ?5)")
+          .bind(1, account.player_id).bind(2, lower_case(account.name)).bind(3, skeleton)
+          .bind(4, account.password_hash).bind(5, now_utc())
           .run();
       insert_session(db, account.session_hash, account.player_id);
     });
+  }
+
+  std::optional<std::string> account_name_like(const std::string& name) override {
+    std::optional<std::string> out;
+    db_.read([&, skeleton = protocol::name_skeleton(name)](Connection& db) { out = name_with_skeleton(db, skeleton); });
+    return out;
   }
 
   std::optional<AccountRecord> find_account(const std::string& name) override {
@@ -59,23 +67,35 @@ class SqlAccountStore final : public AccountStore {
     return account_where("a.player_id = ?1", player_id);
   }
 
-  void add_session(const std::string& hash, const std::string& player_id) override {
-    db_.write([=](Connection& db) { insert_session(db, hash, player_id); });
+  std::vector<std::string> add_session(const std::string& hash, const std::string& player_id) override {
+    std::vector<std::string> ended;
+    db_.write([&, hash, player_id](Connection& db) {
+      ended.clear();  // a batch may run again
+      insert_session(db, hash, player_id);
+      auto rows = db.prepare("SELECT hash FROM sessions WHERE player_id = ?1 ORDER BY created DESC, hash DESC");
+      rows.bind(1, player_id);
+      for (std::size_t kept = 0; rows.step();)
+        if (const std::string each = rows.text(0); each != hash && ++kept >= kMaxSessionsPerAccount)
+          ended.push_back(each);
+      for (const auto& each : ended) db.prepare("DELETE FROM sessions WHERE hash = ?1").bind(1, each).run();
+    });
+    return ended;
   }
 
   std::optional<std::string> session_player(const std::string& hash) override {
     std::optional<SessionRecord> found;
     std::string player;
     db_.read([&](Connection& db) {
-      auto row = db.prepare("SELECT player_id, last_used FROM sessions WHERE hash = ?1");
+      auto row = db.prepare("SELECT player_id, created, last_used FROM sessions WHERE hash = ?1");
       row.bind(1, hash);
       if (row.step()) {
         player = row.text(0);
-        found = SessionRecord{hash, "", row.text(1)};
+        found = SessionRecord{hash, row.text(1), row.text(2)};
       }
     });
     if (!found) return std::nullopt;
-    if (found->last_used < days_ago(kSessionIdleDays)) {  // ISO 8601 UTC text sorts as time
+    // ISO 8601 UTC text sorts as time.
+    if (found->last_used < days_ago(kSessionIdleDays) || found->created < days_ago(kSessionLifetimeDays)) {
       end_session(hash);
       return std::nullopt;
     }
@@ -103,8 +123,8 @@ class SqlAccountStore final : public AccountStore {
     db_.read([&](Connection& db) {
       auto rows = db.prepare(
           "SELECT hash, created, last_used FROM sessions WHERE player_id = ?1 AND last_used >= ?2 "
-          "ORDER BY last_used DESC");
-      rows.bind(1, player_id).bind(2, days_ago(kSessionIdleDays));
+          "AND created >= ?3 ORDER BY last_used DESC");
+      rows.bind(1, player_id).bind(2, days_ago(kSessionIdleDays)).bind(3, days_ago(kSessionLifetimeDays));
       while (rows.step()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
     });
     return out;
@@ -131,6 +151,16 @@ class SqlAccountStore final : public AccountStore {
       auto row = db.prepare("DELETE FROM password_resets WHERE hash = ?1 RETURNING player_id, expires");
       row.bind(1, hash);
       if (row.step() && row.text(1) > now) player = row.text(0);
+    });
+    return player;
+  }
+
+  std::optional<std::string> password_reset_player(const std::string& hash) override {
+    std::optional<std::string> player;
+    db_.read([&](Connection& db) {
+      auto row = db.prepare("SELECT player_id FROM password_resets WHERE hash = ?1 AND expires > ?2");
+      row.bind(1, hash).bind(2, now_utc());
+      if (row.step()) player = row.text(0);
     });
     return player;
   }
@@ -179,6 +209,14 @@ class SqlAccountStore final : public AccountStore {
   }
 
  private:
+  static std::optional<std::string> name_with_skeleton(Connection& db, const std::string& skeleton) {
+    auto row = db.prepare(
+        "SELECT p.name FROM accounts a JOIN players p ON p.id = a.player_id WHERE a.name_skeleton = ?1 LIMIT 1");
+    row.bind(1, skeleton);
+    if (!row.step()) return std::nullopt;
+    return row.text(0);
+  }
+
   static void insert_session(Connection& db, const std::string& hash, const std::string& player_id) {
     const std::string now = now_utc();
     db.prepare("INSERT INTO sessions (hash, player_id, created, last_used) VALUES (?1, ?2, ?3, ?3)")
@@ -302,6 +340,20 @@ void record_outcomes(Connection& db, const std::string& game_id, const std::vect
   if (rated && everyone_seated && players.size() >= 2) rate(db, game_id, game, players, outcomes, at);
 }
 
+template <class Connection>
+void fill_name_skeletons(Connection& db) {
+  std::vector<std::pair<std::string, std::string>> accounts;  // id, name: read whole before writing
+  {
+    auto rows = db.prepare("SELECT a.player_id, p.name FROM accounts a JOIN players p ON p.id = a.player_id");
+    while (rows.step()) accounts.emplace_back(rows.text(0), rows.text(1));
+  }
+  for (const auto& [id, name] : accounts)
+    db.prepare("UPDATE accounts SET name_skeleton = ?2 WHERE player_id = ?1")
+        .bind(1, id).bind(2, protocol::name_skeleton(name)).run();
+}
+
+template void fill_name_skeletons(Database&);
+template void fill_name_skeletons(PgConnection&);
 template std::unique_ptr<AccountStore> make_account_store(SqlAccess<Database>);
 template std::unique_ptr<AccountStore> make_account_store(SqlAccess<PgConnection>);
 template void record_outcomes(Database&, const std::string&, const std::vector<double>&, const std::string&);

@@ -3,6 +3,7 @@
 // password resets by the hash of their secret, Glicko-2 ratings with their history, and each
 // player's record. Every call blocks: they serve the HTTP API on the reader threads, never a
 // network thread or a room. Writes go through the group-commit writer like every other.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,24 +65,34 @@ struct LeaderboardEntry {
   SeatRating rating;
 };
 
-// Names are unique whatever their case: this name is someone's already.
+// This name is an account's already, or can pass for one (the same confusable skeleton:
+// protocol::name_skeleton); `account` is that account's name.
 struct NameTaken : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit NameTaken(const std::string& name) : std::runtime_error("the name '" + name + "' is taken"), account(name) {}
+  std::string account;
 };
 
 inline constexpr int kSessionIdleDays = 30;
+// A session ends this long after its log-in however much it is used, and an account keeps at
+// most this many (a new one ends the oldest): a stolen cookie does not last for ever, and
+// log-ins at speed cannot fill the table.
+inline constexpr int kSessionLifetimeDays = 30;
+inline constexpr std::size_t kMaxSessionsPerAccount = 20;
 
 class AccountStore {
  public:
   virtual ~AccountStore() = default;
 
-  // Throws NameTaken when an account (any case) has the name.
+  // Throws NameTaken when an account has a name this one can pass for (any case, any look-alike).
   virtual void create_account(const NewAccount& account) = 0;
+  // The name of an account `name` can pass for (the same skeleton), if any.
+  virtual std::optional<std::string> account_name_like(const std::string& name) = 0;
   virtual std::optional<AccountRecord> find_account(const std::string& name) = 0;  // any case
   virtual std::optional<AccountRecord> account_of(const std::string& player_id) = 0;
-  virtual void add_session(const std::string& hash, const std::string& player_id) = 0;
-  // The player of a session used within kSessionIdleDays (which marks it used now); nothing for
-  // an unknown, ended or idle one.
+  // Returns the hashes of the sessions it ended to keep kMaxSessionsPerAccount (the oldest).
+  virtual std::vector<std::string> add_session(const std::string& hash, const std::string& player_id) = 0;
+  // The player of a session used within kSessionIdleDays and made within kSessionLifetimeDays
+  // (which marks it used now); nothing for an unknown, ended, idle or expired one.
   virtual std::optional<std::string> session_player(const std::string& hash) = 0;
   virtual void end_session(const std::string& hash) = 0;
   // Every session of the player but `keep` (empty: every one).
@@ -92,6 +103,8 @@ class AccountStore {
                                   const std::string& expires) = 0;
   // The player of an unexpired reset, which is used up by this call; nothing otherwise.
   virtual std::optional<std::string> take_password_reset(const std::string& hash) = 0;
+  // The same without using it up: a new password is checked before the link is taken.
+  virtual std::optional<std::string> password_reset_player(const std::string& hash) = 0;
   // By account name (any case) or player id.
   virtual std::optional<PlayerProfile> profile(const std::string& name_or_id) = 0;
   // The best non-provisional accounts of `game`.

@@ -3,7 +3,8 @@
 // analysed (`game:<id>` for a stored game, the SHA-256 of an imported record's canonical text),
 // and one row per position as each is done, so a game is analysed once and an analysis
 // interrupted by a restart resumes at its first missing position. Positions are inserted
-// ignoring conflicts: two processes analysing the same game write the same rows harmlessly.
+// ignoring conflicts: two processes analysing the same game write the same rows harmlessly; a
+// position of an analysis that is no longer running (cancelled) is not inserted.
 // Reads block (reader threads); a position's write goes through the group commit.
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,8 @@ struct StoredAnalysis {
   std::string state;        // running | done | failed
   std::string created;      // ISO 8601 UTC
   std::string finished;     // empty until done or failed
+  std::string requested_by;    // the player who asked; empty for nobody known
+  std::string requested_from;  // the address that asked
 };
 
 class AnalysisStore {
@@ -37,6 +40,9 @@ class AnalysisStore {
   // done in the same transaction, so it is never done without all its positions.
   virtual void add_position(std::string id, std::int64_t index, std::string json, bool last, Done done) = 0;
   virtual void mark_failed(std::string id, Done done) = 0;
+  // A running analysis cancelled: its row and positions go (a position still being searched is
+  // then not stored), so it can be asked for again.
+  virtual void remove_running(std::string id, Done done) = 0;
   // Analyses still running (this or another process was stopped during them).
   virtual std::vector<StoredAnalysis> unfinished() = 0;
 };

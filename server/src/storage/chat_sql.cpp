@@ -30,11 +30,15 @@ class SqlChatStore final : public ChatStore {
   std::vector<StoredChatLine> lines(const std::string& game_id) override {
     std::vector<StoredChatLine> out;
     db_.read([&](Connection& db) {
+      // Whether the author is an account now: a guest who took one since is the same person.
       auto rows = db.prepare(
-          "SELECT channel, player_id, name, text, at, during_play FROM chat WHERE game_id = ?1 ORDER BY seq");
+          "SELECT c.channel, c.player_id, c.name, c.text, c.at, c.during_play, "
+          "CASE WHEN a.player_id IS NULL THEN 0 ELSE 1 END FROM chat c "
+          "LEFT JOIN accounts a ON a.player_id = c.player_id WHERE c.game_id = ?1 ORDER BY c.seq");
       rows.bind(1, game_id);
       while (rows.step())
-        out.push_back({{rows.text(0), rows.text(1), rows.text(2), rows.text(3), rows.text(4)}, rows.integer(5) != 0});
+        out.push_back({{rows.text(0), rows.text(1), rows.text(2), rows.text(3), rows.text(4), rows.integer(6) != 0},
+                       rows.integer(5) != 0});
     });
     return out;
   }
@@ -44,7 +48,7 @@ class SqlChatStore final : public ChatStore {
         [game_id = std::move(game_id), line = std::move(line), reporter_id = std::move(reporter_id)](Connection& db) {
           db.prepare(
                 "INSERT INTO chat_reports (game_id, player_id, text, at, reporter_id, reported) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING")  // reported already: one row
               .bind(1, game_id).bind(2, line.player_id).bind(3, line.text).bind(4, line.at)
               .bind(5, reporter_id).bind(6, now_utc())
               .run();

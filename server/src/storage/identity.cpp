@@ -1,5 +1,6 @@
 #include "identity.hpp"
 
+#include "mancala/protocol/names.hpp"
 #include "random.hpp"
 #include "text.hpp"
 
@@ -35,6 +36,11 @@ std::optional<SeatRating> PlayerRatings::of(const std::string& game) const {
   return it == by_game_.end() ? std::nullopt : std::optional(it->second);
 }
 
+std::map<std::string, SeatRating> PlayerRatings::all() const {
+  const std::lock_guard lock(mutex_);
+  return by_game_;
+}
+
 void PlayerRatings::set(std::map<std::string, SeatRating> ratings) {
   const std::lock_guard lock(mutex_);
   by_game_ = std::move(ratings);
@@ -42,7 +48,7 @@ void PlayerRatings::set(std::map<std::string, SeatRating> ratings) {
 
 void PlayerDirectory::index(const PlayerRef& player) {
   if (player->account)
-    account_names_[lower_case(player->name)] = player->id;
+    account_names_[protocol::name_skeleton(player->name)] = player->name;
   else
     by_token_hash_[to_hex(player->token_hash)] = player;
   by_id_[player->id] = player;
@@ -74,9 +80,11 @@ PlayerRef PlayerDirectory::become_account(const std::string& id, const std::stri
   return account;
 }
 
-bool PlayerDirectory::name_reserved(const std::string& name) const {
+std::optional<std::string> PlayerDirectory::account_like(const std::string& name) const {
+  const std::string skeleton = protocol::name_skeleton(name);
   const std::lock_guard lock(mutex_);
-  return account_names_.count(lower_case(name)) > 0;
+  const auto it = account_names_.find(skeleton);
+  return it == account_names_.end() ? std::nullopt : std::optional(it->second);
 }
 
 PlayerRef PlayerDirectory::find_by_token(std::string_view token) const {

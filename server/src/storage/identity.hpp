@@ -2,7 +2,7 @@
 // Players: a public id, a display name and a secret token. Only the token's SHA-256 is kept
 // (here and in the database); a presented token is hashed and compared in constant time. A
 // player who took an account proves it with a session cookie instead: the token no longer
-// works, and the name is reserved (guests cannot say hello with it).
+// works, and the name is reserved (guests cannot say hello with it, nor with a look-alike).
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +21,7 @@ namespace mancala::server {
 class PlayerRatings {
  public:
   std::optional<SeatRating> of(const std::string& game) const;
+  std::map<std::string, SeatRating> all() const;
   void set(std::map<std::string, SeatRating> ratings);
 
  private:
@@ -56,8 +57,9 @@ class PlayerDirectory {
   // The player `id` (known here or not) is now the account `name`: his token stops working.
   // Returns the account's player.
   PlayerRef become_account(const std::string& id, const std::string& name);
-  // Whether an account (of this process's knowledge) has `name`, whatever its case.
-  bool name_reserved(const std::string& name) const;
+  // The name of an account (of this process's knowledge) that `name` can pass for: the same
+  // name in any case, or a look-alike (protocol::name_skeleton).
+  std::optional<std::string> account_like(const std::string& name) const;
 
  private:
   void index(const PlayerRef& player);  // with mutex_ held
@@ -65,7 +67,7 @@ class PlayerDirectory {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, PlayerRef> by_id_;
   std::unordered_map<std::string, PlayerRef> by_token_hash_;  // hex digest; guests only
-  std::unordered_map<std::string, std::string> account_names_;  // lower-case name -> id
+  std::unordered_map<std::string, std::string> account_names_;  // name skeleton -> account's name
 };
 
 }  // namespace mancala::server

@@ -1,6 +1,7 @@
 #include "pg_schema.hpp"
 
 #include "account_schema.hpp"
+#include "account_sql.hpp"
 
 #include <iterator>
 #include <string>
@@ -100,7 +101,19 @@ const char* const kMigrations[] = {
     R"sql(
       ALTER TABLE moves DROP CONSTRAINT IF EXISTS moves_game_id_fkey;
     )sql",
+    // 10: who asked for each analysis (account_schema.hpp).
+    kAnalysisAskerMigration,
+    // 11: a reporter reports a chat line once (see SQLite's migration 10).
+    R"sql(
+      DELETE FROM chat_reports a USING chat_reports b
+        WHERE a.ctid > b.ctid AND a.game_id = b.game_id AND a.player_id = b.player_id AND a.at = b.at
+          AND a.reporter_id = b.reporter_id;
+      CREATE UNIQUE INDEX chat_reports_once ON chat_reports(game_id, player_id, at, reporter_id);
+    )sql",
+    // 12: accounts' name skeletons (account_schema.hpp; SQLite's 11), filled in C++.
+    kNameSkeletonMigration,
 };
+constexpr std::int64_t kNameSkeletonNumber = 12;
 
 // Any 64-bit number of our own: the advisory lock that serialises migrations between processes.
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7358211904)";
@@ -126,6 +139,7 @@ void migrate_postgres(PgConnection& db) {
     if (applied == 0) db.execute("DELETE FROM schema_version; INSERT INTO schema_version VALUES (0)");
     for (; applied < known; ++applied) {
       db.execute(kMigrations[applied]);
+      if (applied + 1 == kNameSkeletonNumber) fill_name_skeletons(db);
       db.prepare("UPDATE schema_version SET version = ?1").bind(1, applied + 1).run();
       log_info("migrated", {{"schema_version", applied + 1}, {"database", "postgresql"}});
     }

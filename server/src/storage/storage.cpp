@@ -118,7 +118,19 @@ const char* const kMigrations[] = {
     kPushMigration,
     // 8: game analyses (account_schema.hpp).
     kAnalysisMigration,
+    // 9: who asked for each analysis (account_schema.hpp).
+    kAnalysisAskerMigration,
+    // 10: a reporter reports a chat line once (issue 46): the copies older servers kept go,
+    // then a unique index keeps it so.
+    R"sql(
+      DELETE FROM chat_reports WHERE rowid NOT IN
+        (SELECT MIN(rowid) FROM chat_reports GROUP BY game_id, player_id, at, reporter_id);
+      CREATE UNIQUE INDEX chat_reports_once ON chat_reports(game_id, player_id, at, reporter_id);
+    )sql",
+    // 11: accounts' name skeletons (account_schema.hpp), filled in C++ (fill_name_skeletons).
+    kNameSkeletonMigration,
 };
+constexpr std::int64_t kNameSkeletonNumber = 11;
 
 void migrate(Database& db) {
   std::int64_t applied = 0;
@@ -134,6 +146,7 @@ void migrate(Database& db) {
     db.execute("BEGIN IMMEDIATE");
     try {
       db.execute(kMigrations[number]);
+      if (number + 1 == kNameSkeletonNumber) fill_name_skeletons(db);
       // PRAGMA takes no bound parameters; the number is ours, not input.
       db.execute("PRAGMA user_version = " + std::to_string(number + 1));
       db.execute("COMMIT");

@@ -14,11 +14,13 @@
 #include "static_files.hpp"
 #include "storage.hpp"
 #include "text.hpp"
+#include "work_queue.hpp"
 
 namespace mancala::server {
 namespace {
 
 constexpr std::size_t kMaxAccountName = 24;
+constexpr std::size_t kHashMilliseconds = 100;  // about one Argon2id hash on one core (for Retry-After)
 constexpr int kLeaderboardSize = 50;
 
 // A refusal: its HTTP status, a code for programs and words for people.
@@ -75,12 +77,59 @@ void check_password(const std::string& name, const std::string& password) {
     throw Refusal{http::status::bad_request, "weak_password", *problem, {}};
 }
 
-void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std::string& address, const char* what) {
+// A name as a log line may show it: the request's text, which may be anything, cut short.
+std::string loggable_name(std::string_view name) {
+  constexpr std::size_t kShown = 32;
+  if (name.size() <= kShown && is_utf8(name)) return std::string(name);
+  // Its longest well-formed head: never half a character, nor a byte a JSON log line cannot hold.
+  const std::string_view head = name.substr(0, utf8_prefix(name.substr(0, kShown)));
+  return std::string(head) + "… (" + std::to_string(name.size()) + " bytes)";
+}
+
+Refusal too_many(const std::string& what, std::chrono::seconds wait) {
+  return Refusal{http::status::too_many_requests, "rate_limited",
+                 "too many " + what + "; try again in " + std::to_string(wait.count()) + " s", wait};
+}
+
+void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std::string& address, const char* what,
+                     const std::string& refused = "failed attempts") {
   if (const auto wait = limiter.wait(key)) {
     log_warn("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
-    throw Refusal{http::status::too_many_requests, "rate_limited",
-                  "too many failed attempts; try again in " + std::to_string(wait->count()) + " s", *wait};
+    throw too_many(refused, *wait);
   }
+}
+
+// Every request that will hash a password counts against its address first, whatever comes of
+// it: a hash is the dearest thing an anonymous request can ask for.
+void count_hashing(const HttpContext& context, const std::string& address) {
+  if (const auto wait = context.limits.password_hashes_by_address.take(address)) {
+    log_warn("password_hashes_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+    throw too_many("log-ins, sign-ups and password changes", *wait);
+  }
+}
+
+// The keys log-ins are counted by: failures per (address, name), per address and per name
+// alone (at a much higher count, so that a guesser elsewhere does not lock the owner out).
+struct LoginKeys {
+  std::string name;
+  std::string address_and_name;
+};
+
+LoginKeys login_keys(const std::string& address, const std::string& name) {
+  const std::string name_key = "name:" + lower_case(name);
+  return {name_key, address + " " + name_key};
+}
+
+void wait_if_failed_too_often(const HttpContext& context, const LoginKeys& keys, const std::string& address) {
+  wait_if_limited(context.limits.logins_by_address_and_name, keys.address_and_name, address, "address_and_name");
+  wait_if_limited(context.limits.logins_by_address, address, address, "address");
+  wait_if_limited(context.limits.logins_by_name, keys.name, address, "name");
+}
+
+void count_failure(const HttpContext& context, const LoginKeys& keys, const std::string& address) {
+  context.limits.logins_by_address_and_name.fail(keys.address_and_name);
+  context.limits.logins_by_address.fail(address);
+  context.limits.logins_by_name.fail(keys.name);
 }
 
 // State-changing requests from a browser must come from this site's own pages.
@@ -94,6 +143,12 @@ struct Session {
   std::string hash;
   std::string player_id;
 };
+
+// Cookies get Secure and the __Host- prefix when the site is https (--public-url) or this
+// request came over https to a trusted proxy.
+bool secure_cookies(const HttpRequest& request, const HttpContext& context) {
+  return context.secure_cookies() || came_over_https(request);
+}
 
 std::optional<Session> current_session(const HttpRequest& request, const HttpContext& context) {
   const auto secret = session_secret(request, context.secure_cookies());
@@ -110,52 +165,124 @@ Session required_session(const HttpRequest& request, const HttpContext& context)
   return *session;
 }
 
-// A new session for the player, answered with its cookie.
+// A new session for the player, answered with its cookie. Beyond kMaxSessionsPerAccount the
+// oldest ends, and with it what is open with it, as at a log-out.
 StringResponse logged_in(const HttpRequest& request, const HttpContext& context, http::status status,
                          const std::string& player_id, const std::string& name) {
   const std::string secret = new_secret();
-  context.storage.accounts().add_session(secret_hash(secret), player_id);
+  const auto ended = context.storage.accounts().add_session(secret_hash(secret), player_id);
+  if (!ended.empty()) {
+    context.hub.close_sessions(ended);
+    log_info("oldest_sessions_ended", {{"player", player_id}, {"count", ended.size()}});
+  }
   auto response = answer(request, status, Json{{"player_id", player_id}, {"name", name}});
-  response.set(http::field::set_cookie, session_cookie(secret, context.secure_cookies()));
+  response.set(http::field::set_cookie, session_cookie(secret, secure_cookies(request, context)));
   return response;
+}
+
+// The token of `Authorization: Bearer <token>`, if any.
+std::string bearer_token(const HttpRequest& request) {
+  const std::string_view header = to_std(request[http::field::authorization]);
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.size() <= kBearer.size() || lower_case(header.substr(0, kBearer.size())) != "bearer ") return "";
+  return std::string(header.substr(kBearer.size()));
 }
 
 // The guest presenting `Authorization: Bearer <token>`, if any.
 PlayerRef guest_of(const HttpRequest& request, const HttpContext& context) {
-  const std::string_view header = to_std(request[http::field::authorization]);
-  constexpr std::string_view kBearer = "Bearer ";
-  if (header.size() <= kBearer.size() || lower_case(header.substr(0, kBearer.size())) != "bearer ") return nullptr;
-  auto guest = context.players.find_by_token(std::string(header.substr(kBearer.size())));
+  const std::string token = bearer_token(request);
+  if (token.empty()) return nullptr;
+  auto guest = context.players.find_by_token(token);
   if (!guest) throw Refusal{http::status::bad_request, "bad_token", "no guest has this token", {}};
   return guest;
 }
 
-StringResponse sign_up(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+// What a route answers: its response, or its refusal's, never an exception.
+StringResponse response_of(const HttpRequest& request, const std::function<StringResponse()>& route) {
+  try {
+    return route();
+  } catch (const Refusal& refusal) {
+    return refusal_response(request, refusal);
+  } catch (const Unavailable& e) {
+    log_warn("account_api_unavailable", {{"message", e.what()}});
+    return refusal_response(request, {http::status::service_unavailable, "unavailable",
+                                      "the database cannot be reached right now; try again shortly",
+                                      std::chrono::seconds(1)});
+  } catch (const std::exception& e) {
+    log_error("account_api_fault", {{"path", std::string(to_std(request.target()).substr(0, 64))}, {"message", e.what()}});
+    return refusal_response(request, {http::status::internal_server_error, "internal",
+                                      "the server could not answer this request", {}});
+  }
+}
+
+// One request on its way: what the routes that hash need to answer later, from a password
+// worker, after the reader thread that checked the request has moved on.
+struct Call {
+  std::shared_ptr<const HttpRequest> request;
+  const HttpContext& context;
+  std::string address;
+  ApiReply reply;
+  bool hash_here = false;  // no workers (or a caller that waits): hash on this thread
+};
+
+// Runs `work` (which hashes) on the password workers, whose queue is bounded: when it is full
+// the request is refused at once, before any hash, and the reader threads stay free for
+// /healthz, the history API and hellos.
+void hash_then(const Call& call, std::function<StringResponse()> work) {
+  WorkQueue* workers = call.context.password_work;
+  if (call.hash_here || !workers) return call.reply(response_of(*call.request, work));
+  const bool queued = workers->push([request = call.request, reply = call.reply, work = std::move(work)] {
+    reply(response_of(*request, work));
+  });
+  if (queued) return;
+  const auto wait = std::chrono::seconds(std::max<std::size_t>(
+      1, (workers->length() * kHashMilliseconds + 999) / 1000 / std::max<std::size_t>(1, workers->threads())));
+  log_warn("password_workers_busy", {{"address", call.address}, {"queued", workers->length()}});
+  throw Refusal{http::status::service_unavailable, "busy",
+                "too many log-ins right now; try again in " + std::to_string(wait.count()) + " s", wait};
+}
+
+void sign_up(const Call& call) {
+  const HttpRequest& request = *call.request;
+  const HttpContext& context = call.context;
+  const std::string& address = call.address;
   check_origin(request, context);
-  wait_if_limited(context.limits.signups_by_address, address, address, "signups_by_address");
-  context.limits.signups_by_address.fail(address);  // every sign-up counts
+  if (const auto wait = context.limits.signups_by_address.take(address)) {  // every sign-up counts
+    log_warn("login_locked", {{"address", address}, {"by", "signups_by_address"}, {"retry_after_s", wait->count()}});
+    throw too_many("sign-ups", *wait);
+  }
   const Json body = body_of(request);
   const std::string name = checked_account_name(string_field(body, "name"));
   const std::string password = string_field(body, "password");
   check_password(name, password);
   const PlayerRef guest = guest_of(request, context);
-  NewAccount account{guest ? guest->id : random_text(kPlayerIdCharacters), !guest, name, hash_password(password),
-                     "", secret_hash(new_secret())};
-  const std::string secret = new_secret();
-  account.session_hash = secret_hash(secret);
-  try {
-    context.storage.accounts().create_account(account);
-  } catch (const NameTaken&) {
-    log_info("signup_refused", {{"address", address}, {"name", name}, {"reason", "name_taken"}});
-    throw Refusal{http::status::conflict, "name_taken", "the name '" + name + "' is taken; pick another", {}};
-  }
-  context.players.become_account(account.player_id, name);
-  context.hub.players_changed({account.player_id});  // a claimed guest's token ends everywhere
-  log_info("account_created", {{"address", address}, {"name", name}, {"player", account.player_id},
-                               {"claimed_guest", guest != nullptr}});
-  auto response = answer(request, http::status::created, Json{{"player_id", account.player_id}, {"name", name}});
-  response.set(http::field::set_cookie, session_cookie(secret, context.secure_cookies()));
-  return response;
+  count_hashing(context, address);
+  hash_then(call, [&context, address, name, password, guest, token = bearer_token(request), request = call.request] {
+    NewAccount account{guest ? guest->id : random_text(kPlayerIdCharacters), !guest, name, hash_password(password),
+                       "", secret_hash(new_secret())};
+    const std::string secret = new_secret();
+    account.session_hash = secret_hash(secret);
+    try {
+      context.storage.accounts().create_account(account);
+    } catch (const NameTaken& taken) {
+      log_info("signup_refused", {{"address", address}, {"name", name}, {"reason", "name_taken"}});
+      // A look-alike (caro1 for carol) is refused too, by the accounts' name skeletons.
+      throw Refusal{http::status::conflict, "name_taken",
+                    lower_case(taken.account) == lower_case(name)
+                        ? "the name '" + name + "' is taken; pick another"
+                        : "the name '" + name + "' looks like the account '" + taken.account + "'; pick another",
+                    {}};
+    }
+    context.players.become_account(account.player_id, name);
+    context.hub.players_changed({account.player_id});  // a claimed guest's token ends everywhere
+    // and so do the connections that said hello with it, on every process, as at a log-out
+    if (guest) context.hub.close_sessions({secret_hash(token)});
+    log_info("account_created", {{"address", address}, {"name", name}, {"player", account.player_id},
+                                 {"claimed_guest", guest != nullptr}});
+    auto response = answer(*request, http::status::created, Json{{"player_id", account.player_id}, {"name", name}});
+    response.set(http::field::set_cookie, session_cookie(secret, secure_cookies(*request, context)));
+    return response;
+  });
 }
 
 // The same work and the same answer for an unknown name as for a wrong password, so that
@@ -165,24 +292,36 @@ bool credentials_match(const std::optional<AccountRecord>& account, const std::s
   return password_matches(password, account ? account->password_hash : decoy) && account.has_value();
 }
 
-StringResponse log_in(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+// Failed log-ins are counted per (address, name), per address and per name; successful ones per
+// address and per name too, so that not even the right password buys hashes without end.
+void log_in(const Call& call) {
+  const HttpRequest& request = *call.request;
+  const HttpContext& context = call.context;
+  const std::string& address = call.address;
   check_origin(request, context);
   const Json body = body_of(request);
   const std::string name = string_field(body, "name");
   const std::string password = string_field(body, "password");
-  const std::string name_key = "name:" + lower_case(name);
-  wait_if_limited(context.limits.logins_by_address, address, address, "address");
-  wait_if_limited(context.limits.logins_by_name, name_key, address, "name");
-  const auto account = context.storage.accounts().find_account(name);
-  if (!credentials_match(account, password)) {
-    context.limits.logins_by_address.fail(address);
-    context.limits.logins_by_name.fail(name_key);
-    log_info("login_refused", {{"address", address}, {"name", name}, {"known_name", account.has_value()}});
-    throw Refusal{http::status::unauthorized, "bad_credentials", "the name or the password is wrong", {}};
-  }
-  context.limits.logins_by_name.clear(name_key);
-  log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
-  return logged_in(request, context, http::status::ok, account->player_id, account->name);
+  const LoginKeys keys = login_keys(address, name);
+  wait_if_failed_too_often(context, keys, address);
+  wait_if_limited(context.limits.sessions_by_address, address, address, "sessions_by_address", "log-ins");
+  wait_if_limited(context.limits.sessions_by_name, keys.name, address, "sessions_by_name", "log-ins");
+  count_hashing(context, address);
+  auto account = context.storage.accounts().find_account(name);
+  hash_then(call, [&context, address, name, password, keys, account = std::move(account), request = call.request] {
+    if (!credentials_match(account, password)) {
+      count_failure(context, keys, address);
+      log_info("login_refused", {{"address", address}, {"name", loggable_name(name)}, {"known_name", account.has_value()}});
+      throw Refusal{http::status::unauthorized, "bad_credentials", "the name or the password is wrong", {}};
+    }
+    context.limits.logins_by_address_and_name.clear(keys.address_and_name);
+    // Counted again now, in one step: of log-ins checked at the same moment, only as many as
+    // the limits hold get a session.
+    if (const auto wait = context.limits.sessions_by_address.take(address)) throw too_many("log-ins", *wait);
+    if (const auto wait = context.limits.sessions_by_name.take(keys.name)) throw too_many("log-ins", *wait);
+    log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
+    return logged_in(*request, context, http::status::ok, account->player_id, account->name);
+  });
 }
 
 // Ends the account's sessions but `keep` (none when empty), and closes the WebSockets that were
@@ -209,7 +348,7 @@ StringResponse log_out(const HttpRequest& request, const HttpContext& context, b
     throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
   }
   auto response = answer(request, http::status::ok, Json::object());
-  response.set(http::field::set_cookie, cleared_session_cookie(context.secure_cookies()));
+  response.set(http::field::set_cookie, cleared_session_cookie(secure_cookies(request, context)));
   return response;
 }
 
@@ -225,48 +364,68 @@ StringResponse show_account(const HttpRequest& request, const HttpContext& conte
                 Json{{"player_id", account->player_id}, {"name", account->name}, {"sessions", std::move(sessions)}});
 }
 
-StringResponse change_password(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+void change_password(const Call& call) {
+  const HttpRequest& request = *call.request;
+  const HttpContext& context = call.context;
+  const std::string& address = call.address;
   check_origin(request, context);
   const Session session = required_session(request, context);
-  const auto account = context.storage.accounts().account_of(session.player_id);
+  auto account = context.storage.accounts().account_of(session.player_id);
   if (!account) throw Refusal{http::status::unauthorized, "not_logged_in", "log in first", {}};
-  const std::string name_key = "name:" + lower_case(account->name);
-  wait_if_limited(context.limits.logins_by_name, name_key, address, "name");
+  const LoginKeys keys = login_keys(address, account->name);
+  wait_if_failed_too_often(context, keys, address);
   const Json body = body_of(request);
   const std::string password = string_field(body, "password");
   const std::string fresh = string_field(body, "new_password");
-  if (!password_matches(password, account->password_hash)) {
-    context.limits.logins_by_name.fail(name_key);
-    log_info("password_change_refused", {{"address", address}, {"player", account->player_id}});
-    throw Refusal{http::status::unauthorized, "bad_credentials", "the current password is wrong", {}};
-  }
   check_password(account->name, fresh);
-  context.storage.accounts().set_password(account->player_id, hash_password(fresh));
-  end_sessions(context, account->player_id, session.hash);  // every other device
-  log_info("password_changed", {{"address", address}, {"player", account->player_id}});
-  return answer(request, http::status::ok, Json::object());
+  count_hashing(context, address);
+  hash_then(call, [&context, address, password, fresh, keys, session, account = std::move(*account), request = call.request] {
+    if (!password_matches(password, account.password_hash)) {
+      count_failure(context, keys, address);
+      log_info("password_change_refused", {{"address", address}, {"player", account.player_id}});
+      throw Refusal{http::status::unauthorized, "bad_credentials", "the current password is wrong", {}};
+    }
+    context.storage.accounts().set_password(account.player_id, hash_password(fresh));
+    end_sessions(context, account.player_id, session.hash);  // every other device
+    log_info("password_changed", {{"address", address}, {"player", account.player_id}});
+    return answer(*request, http::status::ok, Json::object());
+  });
 }
 
-StringResponse reset_password(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+Refusal bad_reset_code() {
+  return Refusal{http::status::bad_request, "bad_code",
+                 "this reset link is unknown, used or expired; ask the operator for a new one", {}};
+}
+
+// Counted per address only: the name's own count (a guesser's doing) never stops its owner's
+// reset. The link is used up only by a new password that is accepted.
+void reset_password(const Call& call) {
+  const HttpRequest& request = *call.request;
+  const HttpContext& context = call.context;
+  const std::string& address = call.address;
   check_origin(request, context);
   wait_if_limited(context.limits.logins_by_address, address, address, "address");
   const Json body = body_of(request);
-  const std::string code = string_field(body, "code");
+  const std::string code_hash = secret_hash(string_field(body, "code"));
   const std::string fresh = string_field(body, "new_password");
   check_password("", fresh);
-  const auto player = context.storage.accounts().take_password_reset(secret_hash(code));
-  const auto account = player ? context.storage.accounts().account_of(*player) : std::nullopt;
+  const auto player = context.storage.accounts().password_reset_player(code_hash);
+  auto account = player ? context.storage.accounts().account_of(*player) : std::nullopt;
   if (!account) {
     context.limits.logins_by_address.fail(address);
     log_info("password_reset_refused", {{"address", address}});
-    throw Refusal{http::status::bad_request, "bad_code",
-                  "this reset link is unknown, used or expired; ask the operator for a new one", {}};
+    throw bad_reset_code();
   }
   check_password(account->name, fresh);
-  context.storage.accounts().set_password(account->player_id, hash_password(fresh));
-  end_sessions(context, account->player_id, "");
-  log_info("password_reset", {{"address", address}, {"player", account->player_id}});
-  return logged_in(request, context, http::status::ok, account->player_id, account->name);
+  count_hashing(context, address);
+  hash_then(call, [&context, address, code_hash, fresh, account = std::move(*account), request = call.request] {
+    const std::string hashed = hash_password(fresh);
+    if (context.storage.accounts().take_password_reset(code_hash) != account.player_id) throw bad_reset_code();
+    context.storage.accounts().set_password(account.player_id, hashed);
+    end_sessions(context, account.player_id, "");
+    log_info("password_reset", {{"address", address}, {"player", account.player_id}});
+    return logged_in(*request, context, http::status::ok, account.player_id, account.name);
+  });
 }
 
 Json rating_json(const SeatRating& rating) {
@@ -434,14 +593,29 @@ std::optional<std::string> after_prefix(std::string_view path, std::string_view 
   return rest;
 }
 
+Refusal wrong_method() { return Refusal{http::status::method_not_allowed, "bad_request", "not with this method", {}}; }
+
+// The routes that hash a password, which answer through `call.reply` (perhaps later, from a
+// password worker); false for any other request.
+bool route_hashing(const Call& call, std::string_view path) {
+  const auto method = call.request->method();
+  const auto post_only = [&](void (*handler)(const Call&)) {
+    if (method != http::verb::post) throw wrong_method();
+    handler(call);
+    return true;
+  };
+  if (path == "/api/accounts") return post_only(sign_up);
+  if (path == "/api/session" && method == http::verb::post) return post_only(log_in);
+  if (path == "/api/account/password") return post_only(change_password);
+  if (path == "/api/password-reset") return post_only(reset_password);
+  return false;
+}
+
 StringResponse route(const HttpRequest& request, const HttpContext& context, const std::string& address) {
   const std::string_view target = to_std(request.target());
   const std::string_view path = target.substr(0, target.find('?'));
   const auto method = request.method();
-  const auto wrong_method = [&] { return Refusal{http::status::method_not_allowed, "bad_request", "not with this method", {}}; };
-  if (path == "/api/accounts") return method == http::verb::post ? sign_up(request, context, address) : throw wrong_method();
   if (path == "/api/session") {
-    if (method == http::verb::post) return log_in(request, context, address);
     if (method == http::verb::delete_) return log_out(request, context, false);
     throw wrong_method();
   }
@@ -455,10 +629,6 @@ StringResponse route(const HttpRequest& request, const HttpContext& context, con
     if (method == http::verb::delete_) return change_mute(request, context, address, *muted, false);
     throw wrong_method();
   }
-  if (path == "/api/account/password")
-    return method == http::verb::post ? change_password(request, context, address) : throw wrong_method();
-  if (path == "/api/password-reset")
-    return method == http::verb::post ? reset_password(request, context, address) : throw wrong_method();
   if (path == "/api/push/key") return show_push_key(request, context);
   if (path == "/api/push/subscriptions") {
     if (method == http::verb::post) return subscribe_push(request, context, address);
@@ -481,21 +651,36 @@ bool is_account_target(std::string_view path) {
          path.rfind("/api/account/mutes/", 0) == 0;
 }
 
+namespace {
+
+// Answers `call` through its reply: a route that hashes answers itself (perhaps later), any
+// other, and every refusal, at once.
+void answer_call(const Call& call) {
+  const std::string_view target = to_std(call.request->target());
+  const std::string_view path = target.substr(0, target.find('?'));
+  bool answers_itself = false;
+  StringResponse response = response_of(*call.request, [&]() -> StringResponse {
+    if (route_hashing(call, path)) {
+      answers_itself = true;
+      return {};
+    }
+    return route(*call.request, call.context, call.address);
+  });
+  if (!answers_itself) call.reply(std::move(response));
+}
+
+}  // namespace
+
 StringResponse handle_account_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  try {
-    return route(request, context, address);
-  } catch (const Refusal& refusal) {
-    return refusal_response(request, refusal);
-  } catch (const Unavailable& e) {
-    log_warn("account_api_unavailable", {{"message", e.what()}});
-    return refusal_response(request, {http::status::service_unavailable, "unavailable",
-                                      "the database cannot be reached right now; try again shortly",
-                                      std::chrono::seconds(1)});
-  } catch (const std::exception& e) {
-    log_error("account_api_fault", {{"path", std::string(to_std(request.target()).substr(0, 64))}, {"message", e.what()}});
-    return refusal_response(request, {http::status::internal_server_error, "internal",
-                                      "the server could not answer this request", {}});
-  }
+  StringResponse out;
+  answer_call(Call{std::make_shared<const HttpRequest>(request), context, address,
+                   [&out](StringResponse response) { out = std::move(response); }, /*hash_here=*/true});
+  return out;
+}
+
+void handle_account_api_async(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                              const std::string& address, const ApiReply& reply) {
+  answer_call(Call{request, context, address, reply});
 }
 
 }  // namespace mancala::server

@@ -1,6 +1,8 @@
 #include "analysis_api.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 
 #include "analysis_jobs.hpp"
 #include "api_parts.hpp"
@@ -11,6 +13,7 @@
 #include "mancala/record_text.hpp"
 #include "sha256.hpp"
 #include "storage.hpp"
+#include "work_queue.hpp"
 
 namespace mancala::server {
 namespace {
@@ -19,13 +22,25 @@ constexpr std::string_view kGames = "/api/games/";
 constexpr std::string_view kRecords = "/api/records";
 constexpr std::string_view kWhatIf = "/api/whatif";
 constexpr std::string_view kAnalysis = "/analysis";
+constexpr std::string_view kPositions = "/positions";
 constexpr std::string_view kRecordText = "/record.txt";
 constexpr const char* kStillPlaying = "this game is still being played; it can be analysed when it ends";
+// A record's length (issue 46): its bytes are bounded by the request body's limit (64 KiB), its
+// entries (actions and forced events) here, so that nothing longer is replayed. A 22 KB
+// four-seat Njaka record has about 1,900 moves.
+constexpr std::size_t kMaxRecordTurns = 4'000;
+// The states a page of positions holds at most; fewer when they would make the answer larger
+// than ten times its request plus 64 KiB (what issue 46 allows any answer).
+constexpr std::int64_t kMaxPositionsPage = 50;
+constexpr std::size_t kAnswerAllowance = 64 * 1024;
+constexpr auto kBusyRetry = std::chrono::seconds(2);
+constexpr auto kQueueRetry = std::chrono::seconds(30);
 
 // Who asks: rate limits count per address and, when known, per player.
 struct Caller {
   std::string viewer;
   std::string address;
+  AnalysisAsker asker() const { return {viewer, address}; }
 };
 
 bool has_suffix(std::string_view path, std::string_view suffix) {
@@ -33,6 +48,7 @@ bool has_suffix(std::string_view path, std::string_view suffix) {
 }
 
 bool is_post(const HttpRequest& request) { return request.method() == http::verb::post; }
+bool is_delete(const HttpRequest& request) { return request.method() == http::verb::delete_; }
 
 void count_against(FailureLimiter& limiter, const Caller& caller, const std::string& what) {
   std::vector<std::string> keys{"address:" + caller.address};
@@ -53,12 +69,52 @@ void check_origin(const HttpRequest& request, const HttpContext& context) {
     throw HttpError{http::status::forbidden, "this Origin may not ask for analyses here"};
 }
 
-void check_method(const HttpRequest& request, bool post_allowed, bool get_allowed) {
+// `allowed`: the methods of this resource, as an Allow field says them ("GET, POST, DELETE");
+// HEAD goes with GET.
+void check_method(const HttpRequest& request, std::string_view allowed) {
   const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  if ((is_post(request) && post_allowed) || (get && get_allowed)) return;
-  throw HttpError{http::status::method_not_allowed,
-                  std::string("use ") + (post_allowed && get_allowed ? "GET or POST" : post_allowed ? "POST" : "GET") +
-                      " here"};
+  const std::string_view method = get ? "GET" : to_std(request.method_string());
+  for (std::string_view rest = allowed; !rest.empty();) {
+    const auto end = std::min(rest.find(", "), rest.size());
+    if (rest.substr(0, end) == method) return;
+    rest.remove_prefix(std::min(end + 2, rest.size()));
+  }
+  throw HttpError{http::status::method_not_allowed, "use " + std::string(allowed) + " here"};
+}
+
+// Reading and replaying records and games is work of its own (issue 46): `job` runs on a
+// record-replay worker and answers through `reply` itself, so that no reader thread does it;
+// a full queue is said so at once.
+void on_replay_worker(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                      const ApiReply& reply, std::function<void()> job) {
+  if (!context.record_replays) return job();
+  const bool queued = context.record_replays->push(
+      [request, reply, job = std::move(job)] { answer_safely(*request, reply, job); });
+  if (!queued)
+    throw HttpError{http::status::service_unavailable,
+                    "the server is reading as many game records as it can; try again in a few seconds", kBusyRetry};
+}
+
+// What an analysis that may not start is answered, in words that say what to do.
+void refuse_analysis(AnalysisAdmission admission, const AnalysisLimits& limits) {
+  switch (admission) {
+    case AnalysisAdmission::queue_full:
+      throw HttpError{http::status::service_unavailable,
+                      "the analysis queue is full (" + std::to_string(limits.max_running) +
+                          " analyses); try again when one has finished",
+                      kQueueRetry};
+    case AnalysisAdmission::asker_busy:
+      throw HttpError{http::status::too_many_requests,
+                      "you already have " + std::to_string(limits.max_per_asker) +
+                          " analyses queued or running; wait for one to finish, or cancel one",
+                      kQueueRetry};
+    case AnalysisAdmission::too_long:
+      throw HttpError{http::status::bad_request, "this game is too long to analyse: analyses are for games of at most " +
+                                                     std::to_string(limits.max_positions) + " positions"};
+    case AnalysisAdmission::admitted:
+    case AnalysisAdmission::exists:
+      return;
+  }
 }
 
 StoredGame finished_game(const std::string& id, const Caller& caller, Storage& storage) {
@@ -79,18 +135,44 @@ StringResponse analysis_answer(const HttpRequest& request, const Json& status) {
   return json_response(request, waiting ? http::status::accepted : http::status::ok, status);
 }
 
-StringResponse game_analysis(const HttpRequest& request, const HttpContext& context, const Caller& caller,
-                             const std::string& game_id) {
-  check_method(request, true, true);
-  finished_game(game_id, caller, context.storage);
+// Cancelling an analysis: only who asked for it, or a seated player of its game, may.
+bool may_cancel(const StoredAnalysis& row, const Caller& caller, const std::optional<StoredGame>& game) {
+  if (!caller.viewer.empty() && row.requested_by == caller.viewer) return true;
+  if (row.requested_by.empty() && caller.viewer.empty() && row.requested_from == caller.address) return true;
+  return game && !caller.viewer.empty() &&
+         std::any_of(game->meta.seats.begin(), game->meta.seats.end(),
+                     [&](const StoredSeat& seat) { return seat.player_id == caller.viewer; });
+}
+
+StringResponse cancel_analysis(const HttpRequest& request, const HttpContext& context, const Caller& caller,
+                               const std::string& id, const std::optional<StoredGame>& game) {
+  check_origin(request, context);
+  count_against(context.limits.analysis_cancels, caller, "cancelled analyses");
+  const auto row = context.storage.analyses().find(id);
+  if (!row) throw HttpError{http::status::not_found, "nobody asked for this analysis"};
+  if (row->state != "running")
+    throw HttpError{http::status::conflict, "this analysis is " + row->state + ": there is nothing to cancel"};
+  if (!may_cancel(*row, caller, game))
+    throw HttpError{http::status::forbidden, "only who asked for this analysis, or a player of the game, may cancel it"};
+  jobs_of(context).cancel(id);
+  return json_response(request, http::status::ok, jobs_of(context).status(id));
+}
+
+void game_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                   const Caller& caller, const std::string& game_id, const ApiReply& reply) {
+  check_method(*request, "GET, POST, DELETE");
+  StoredGame game = finished_game(game_id, caller, context.storage);
   AnalysisJobs& jobs = jobs_of(context);
   const std::string id = game_analysis_id(game_id);
-  if (is_post(request) && !jobs.exists(id)) {
-    check_origin(request, context);
-    count_against(context.limits.analyses, caller, "analyses");
-    jobs.start(id, game_id, "");
-  }
-  return analysis_answer(request, jobs.status(id));
+  if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, id, std::move(game)));
+  if (!is_post(*request) || jobs.exists(id)) return reply(analysis_answer(*request, jobs.status(id)));
+  check_origin(*request, context);
+  count_against(context.limits.analyses, caller, "analyses");
+  refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
+  on_replay_worker(request, context, reply, [request, &jobs, id, game_id, caller, reply] {
+    refuse_analysis(jobs.start(id, game_id, "", caller.asker()), jobs.limits());
+    reply(analysis_answer(*request, jobs.status(id)));
+  });
 }
 
 // The analysis's marks as the text record's notes: action k+1 is the one played at position k.
@@ -108,7 +190,7 @@ std::map<int, MoveNote> analysis_notes(const Json& status) {
 
 StringResponse game_record_text(const HttpRequest& request, const HttpContext& context, const Caller& caller,
                                 const std::string& game_id) {
-  check_method(request, false, true);
+  check_method(request, "GET");
   const StoredGame game = visible_game(game_id, caller.viewer, context.storage);
   std::map<int, MoveNote> notes;
   if (context.analyses && game.meta.status == "finished")
@@ -120,12 +202,12 @@ StringResponse game_record_text(const HttpRequest& request, const HttpContext& c
   return response;
 }
 
-// A record text from elsewhere, replayed: its key, canonical text, JSON record and states.
+// A record text from elsewhere, read: its key, canonical text, JSON record and its positions.
 struct ImportedRecord {
   std::string key;
   std::string text;
   Json record;
-  Json states = Json::array();
+  std::size_t positions = 0;
 };
 
 // The fields GET /api/games/<id> has that a text does not: a page shows both alike.
@@ -142,71 +224,172 @@ void with_stored_game_fields(Json& record) {
     if (!record.contains(name)) record[name] = value;
 }
 
-ImportedRecord import_record(std::string_view text) {
-  ImportedRecord out;
+// The record's JSON, or 400 naming the line and column; 413 for one longer than a record may be.
+Json read_record_text(std::string_view text) {
+  Json record;
   try {
-    out.record = record_from_text(text);
+    record = record_from_text(text);
   } catch (const EngineError& e) {  // RecordTextError's words name the line and column
     throw HttpError{http::status::bad_request, e.what()};
   }
+  if (const std::size_t turns = record["turns"].size(); turns > kMaxRecordTurns)
+    throw HttpError{http::status::payload_too_large, "this record has " + std::to_string(turns) +
+                                                         " moves and events; a record may have at most " +
+                                                         std::to_string(kMaxRecordTurns)};
+  return record;
+}
+
+ImportedRecord import_record(std::string_view text) {
+  ImportedRecord out;
+  out.record = read_record_text(text);
   out.text = record_to_text(out.record);
   out.key = to_hex(sha256(out.text));
   Match match = record_opening(out.record);
-  out.states.push_back(match.state());
-  replay_record_actions(match, out.record, [&](const Match& after, const std::string&) {
-    out.states.push_back(after.state());
-  });
+  out.positions = 1;
+  replay_record_actions(match, out.record, [&](const Match&, const std::string&) { ++out.positions; });
   out.record["rounds"] = match.game().rounds();
   out.record["result"] = match.result();
   with_stored_game_fields(out.record);
   return out;
 }
 
-StringResponse parse_record(const HttpRequest& request, const HttpContext& context, const Caller& caller) {
-  check_method(request, true, false);
-  check_origin(request, context);
+// The answer is the record as read, not its states (issue 46: an import of 22 KB answered
+// 35 MB): the states come a page at a time from its /positions.
+void parse_record(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                  const Caller& caller, const ApiReply& reply) {
+  check_method(*request, "POST");
+  check_origin(*request, context);
   count_against(context.limits.record_parses, caller, "record imports");
-  ImportedRecord imported = import_record(request.body());
-  return json_response(request, http::status::ok,
-                       Json{{"key", imported.key},
-                            {"record", std::move(imported.record)},
-                            {"states", std::move(imported.states)},
-                            {"text", imported.text}});
+  on_replay_worker(request, context, reply, [request, reply] {
+    ImportedRecord imported = import_record(request->body());
+    reply(json_response(*request, http::status::ok,
+                        Json{{"key", imported.key},
+                             {"record", std::move(imported.record)},
+                             {"positions", imported.positions},
+                             {"text", imported.text}}));
+  });
 }
 
-StringResponse record_analysis(const HttpRequest& request, const HttpContext& context, const Caller& caller,
-                               const std::string& key) {
-  check_method(request, true, true);
-  const bool hex = key.size() == 64 && std::all_of(key.begin(), key.end(), [](char c) {
-                     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-                   });
-  if (!hex) throw HttpError{http::status::not_found, "a record's key is the SHA-256 of its text, 64 hex digits"};
-  AnalysisJobs& jobs = jobs_of(context);
-  if (is_post(request) && !jobs.exists(key)) {
-    check_origin(request, context);
-    const ImportedRecord imported = import_record(request.body());
-    if (imported.key != key)
-      throw HttpError{http::status::bad_request,
-                      "this text's key is " + imported.key + ", not " + key + " (POST /api/records gives it)"};
-    count_against(context.limits.record_analyses, caller, "record analyses");
-    jobs.start(key, "", imported.text);
-  }
-  return analysis_answer(request, jobs.status(key));
-}
-
-StringResponse route(const HttpRequest& request, const HttpContext& context, const Caller& caller) {
+// ?from=&count= of a page of positions: from 0, count 1 to kMaxPositionsPage (the most by default).
+std::pair<std::int64_t, std::int64_t> page_of(const HttpRequest& request) {
   const std::string_view target = to_std(request.target());
+  const auto question = target.find('?');
+  std::int64_t from = 0;
+  std::int64_t count = kMaxPositionsPage;
+  for (std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1); !query.empty();) {
+    const auto end = std::min(query.find('&'), query.size());
+    const std::string_view pair = query.substr(0, end);
+    const auto equals = pair.find('=');
+    const std::string_view name = pair.substr(0, equals);
+    const std::string_view value = equals == std::string_view::npos ? "" : pair.substr(equals + 1);
+    std::int64_t* field = name == "from" ? &from : name == "count" ? &count : nullptr;
+    const std::int64_t max = name == "from" ? std::numeric_limits<std::int32_t>::max() : kMaxPositionsPage;
+    const std::int64_t min = name == "from" ? 0 : 1;
+    if (field) {
+      const auto [last, error] = std::from_chars(value.data(), value.data() + value.size(), *field);
+      if (error != std::errc() || last != value.data() + value.size() || *field < min || *field > max)
+        throw HttpError{http::status::bad_request, "'" + std::string(name) + "' must be an integer from " +
+                                                       std::to_string(min) + " to " + std::to_string(max)};
+    }
+    query.remove_prefix(std::min(end + 1, query.size()));
+  }
+  return {from, count};
+}
+
+// Positions `from` to `from + count - 1` of a record, as far as its answer may go: {key, from,
+// total, states, next} with `next` the position the next page starts at (null after the last).
+Json record_positions_page(const Json& record, const std::string& key, std::int64_t from, std::int64_t count,
+                           std::size_t budget) {
+  Json states = Json::array();
+  std::size_t bytes = 0;
+  std::int64_t index = 0;
+  const auto take = [&](const Match& match) {
+    const bool wanted = index >= from && index < from + count && (states.empty() || bytes < budget);
+    ++index;
+    if (!wanted) return;
+    Json state = match.state();
+    bytes += to_json_text(state).size();
+    if (states.empty() || bytes <= budget) states.push_back(std::move(state));
+  };
+  Match match = record_opening(record);
+  take(match);
+  replay_record_actions(match, record, [&](const Match& after, const std::string&) { take(after); });
+  const std::int64_t total = index;
+  if (from >= total)
+    throw HttpError{http::status::bad_request, "'from' must be below " + std::to_string(total) +
+                                                   ", the positions of this record"};
+  const auto next = from + static_cast<std::int64_t>(states.size());
+  return Json{{"key", key}, {"from", from}, {"total", total}, {"states", std::move(states)},
+              {"next", next < total ? Json(next) : Json()}};
+}
+
+// The record's JSON once its text is the key's: the canonical text itself (as the page sends
+// it) is checked by its hash alone, another spelling once made canonical.
+Json keyed_record(std::string_view text, const std::string& key) {
+  Json record = read_record_text(text);
+  const std::string canonical = to_hex(sha256(text)) == key ? std::string(text) : record_to_text(record);
+  const std::string canonical_key = to_hex(sha256(canonical));
+  if (canonical_key != key)
+    throw HttpError{http::status::bad_request,
+                    "this text's key is " + canonical_key + ", not " + key + " (POST /api/records gives it)"};
+  return record;
+}
+
+void record_positions(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                      const Caller& caller, const std::string& key, const ApiReply& reply) {
+  check_method(*request, "POST");
+  check_origin(*request, context);
+  count_against(context.limits.record_positions, caller, "pages of positions");
+  const auto [from, count] = page_of(*request);
+  on_replay_worker(request, context, reply, [request, reply, key, from, count] {
+    const Json record = keyed_record(request->body(), key);
+    // What the states may take of the answer: all of it but some room for the rest.
+    const std::size_t budget = kAnswerAllowance + 10 * request->body().size() - 4 * 1024;
+    reply(json_response(*request, http::status::ok, record_positions_page(record, key, from, count, budget)));
+  });
+}
+
+void record_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
+                     const Caller& caller, const std::string& key, const ApiReply& reply) {
+  check_method(*request, "GET, POST, DELETE");
+  AnalysisJobs& jobs = jobs_of(context);
+  if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, key, std::nullopt));
+  if (!is_post(*request) || jobs.exists(key)) return reply(analysis_answer(*request, jobs.status(key)));
+  check_origin(*request, context);
+  // Counted before the text is read: a wrong key costs the asker his limit, not the server a replay.
+  count_against(context.limits.record_analyses, caller, "record analyses");
+  refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
+  on_replay_worker(request, context, reply, [request, &jobs, key, caller, reply] {
+    const Json record = keyed_record(request->body(), key);
+    refuse_analysis(jobs.start(key, "", record_to_text(record), caller.asker()), jobs.limits());
+    reply(analysis_answer(*request, jobs.status(key)));
+  });
+}
+
+bool is_record_key(const std::string& key) {
+  return key.size() == 64 &&
+         std::all_of(key.begin(), key.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context, const Caller& caller,
+           const ApiReply& reply) {
+  const std::string_view target = to_std(request->target());
   std::string_view path = target.substr(0, target.find('?'));
-  if (path == kRecords) return parse_record(request, context, caller);
+  if (path == kRecords) return parse_record(request, context, caller, reply);
   const bool record = path.starts_with(std::string(kRecords) + "/");
   std::string_view rest = path.substr(record ? kRecords.size() + 1 : kGames.size());
   const bool analysis = has_suffix(rest, kAnalysis);
-  rest.remove_suffix(analysis ? kAnalysis.size() : kRecordText.size());
+  const bool positions = record && has_suffix(rest, kPositions);
+  rest.remove_suffix(analysis ? kAnalysis.size() : positions ? kPositions.size() : kRecordText.size());
   const auto id = decode_path_segment(rest);
   if (!id || id->empty() || id->find('/') != std::string::npos)
     throw HttpError{http::status::not_found, "no such endpoint"};
-  if (record) return record_analysis(request, context, caller, *id);
-  return analysis ? game_analysis(request, context, caller, *id) : game_record_text(request, context, caller, *id);
+  if (record && !is_record_key(*id))
+    throw HttpError{http::status::not_found, "a record's key is the SHA-256 of its text, 64 hex digits"};
+  if (positions) return record_positions(request, context, caller, *id, reply);
+  if (record) return record_analysis(request, context, caller, *id, reply);
+  if (analysis) return game_analysis(request, context, caller, *id, reply);
+  reply(game_record_text(*request, context, caller, *id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,10 +409,10 @@ Match whatif_position(const Json& body, const HttpContext& context, const Caller
     game_type = game.meta.game;
     options = game.meta.options;
   } else if (body.contains("record") && body["record"].is_string()) {
-    const ImportedRecord imported = import_record(body["record"].get<std::string>());
-    steps = record_steps(imported.record);
-    game_type = imported.record["game"];
-    options = imported.record["options"];
+    const Json record = read_record_text(body["record"].get<std::string>());
+    steps = record_steps(record);
+    game_type = record["game"];
+    options = record["options"];
   } else {
     throw HttpError{http::status::bad_request, "name the game: \"game_id\" or \"record\" (its text)"};
   }
@@ -256,32 +439,33 @@ void play_moves(Match& match, const Json& body) {
 
 void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                    const Caller& caller, const ApiReply& reply) {
-  check_method(*request, true, false);
+  check_method(*request, "POST");
   check_origin(*request, context);
-  const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) throw HttpError{http::status::bad_request, "the body must be a JSON object"};
-  count_against(context.limits.whatifs, caller, "what-if requests");
-  Match match = whatif_position(body, context, caller);
-  play_moves(match, body);
-  Json state = match.state();
-  const bool queued = jobs_of(context).analyse_once(
-      std::shared_ptr<const Game>(match.game().clone()),
-      [request, reply, state = std::move(state)](std::optional<analysis::PositionAnalysis> result) {
-        if (!result)
-          return reply(error_response(*request, {http::status::internal_server_error, "the search failed"}));
-        reply(json_response(*request, http::status::ok,
-                            Json{{"state", state}, {"analysis", position_analysis_json(*result)}}));
-      });
-  if (!queued)
-    throw HttpError{http::status::service_unavailable, "the engine is busy; try again in a few seconds",
-                    std::chrono::seconds(2)};
+  count_against(context.limits.whatifs, caller, "what-if requests");  // before the body is read
+  AnalysisJobs& jobs = jobs_of(context);
+  on_replay_worker(request, context, reply, [request, &context, &jobs, caller, reply] {
+    const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
+    if (!body.is_object()) throw HttpError{http::status::bad_request, "the body must be a JSON object"};
+    Match match = whatif_position(body, context, caller);
+    play_moves(match, body);
+    Json state = match.state();
+    const bool queued = jobs.analyse_once(
+        std::shared_ptr<const Game>(match.game().clone()),
+        [request, reply, state = std::move(state)](std::optional<analysis::PositionAnalysis> result) {
+          if (!result)
+            return reply(error_response(*request, {http::status::internal_server_error, "the search failed"}));
+          reply(json_response(*request, http::status::ok,
+                              Json{{"state", state}, {"analysis", position_analysis_json(*result)}}));
+        });
+    if (!queued) throw HttpError{http::status::service_unavailable, "the engine is busy; try again in a few seconds", kBusyRetry};
+  });
 }
 
 }  // namespace
 
 bool is_analysis_target(std::string_view path) {
   if (path == kRecords || path == kWhatIf) return true;
-  if (path.starts_with(std::string(kRecords) + "/")) return has_suffix(path, kAnalysis);
+  if (path.starts_with(std::string(kRecords) + "/")) return has_suffix(path, kAnalysis) || has_suffix(path, kPositions);
   return path.starts_with(kGames) && (has_suffix(path, kAnalysis) || has_suffix(path, kRecordText));
 }
 
@@ -291,7 +475,7 @@ void handle_analysis_api(const std::shared_ptr<const HttpRequest>& request, cons
     const Caller caller{viewer_id(*request, context), address};
     const std::string_view target = to_std(request->target());
     if (target.substr(0, target.find('?')) == kWhatIf) return answer_whatif(request, context, caller, reply);
-    reply(route(*request, context, caller));
+    route(request, context, caller, reply);
   });
 }
 

@@ -135,6 +135,27 @@ const Json& game_types_json() {
   return body;
 }
 
+// A stored game's states: all of them, or with ?from= (and ?count=, at most 50) a page of them
+// that stays within 64 KiB (issue 46), with `total` and `next` (null after the last page).
+Json positions_json(const StoredGame& game, const Query& query) {
+  Json states = game_states(game.meta, game.actions);
+  if (!query.contains("from") && !query.contains("count")) return Json{{"id", game.meta.id}, {"states", std::move(states)}};
+  const auto total = static_cast<std::int64_t>(states.size());
+  const auto from = query.contains("from") ? parse_integer("from", query.at("from"), 0, total - 1) : 0;
+  const auto count = query.contains("count") ? parse_integer("count", query.at("count"), 1, 50) : 50;
+  constexpr std::size_t kPageBytes = 60 * 1024;
+  Json page = Json::array();
+  std::size_t bytes = 0;
+  for (auto index = from; index < std::min(total, from + count); ++index) {
+    bytes += to_json_text(states[static_cast<std::size_t>(index)]).size();
+    if (!page.empty() && bytes > kPageBytes) break;
+    page.push_back(std::move(states[static_cast<std::size_t>(index)]));
+  }
+  const auto next = from + static_cast<std::int64_t>(page.size());
+  return Json{{"id", game.meta.id}, {"from", from}, {"total", total}, {"states", std::move(page)},
+              {"next", next < total ? Json(next) : Json()}};
+}
+
 StringResponse route(const HttpRequest& request, const HttpContext& context) {
   const std::string_view target = to_std(request.target());
   const auto question = target.find('?');
@@ -147,24 +168,13 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
                : text_response(request, http::status::service_unavailable, "text/plain; charset=utf-8",
                                "degraded: the database does not answer\n");
   }
-  if (path == "/metrics")
+  if (path == "/metrics")  // who may see it is decided before (metrics_visible)
     return text_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                          context.metrics.render());
   if (path == "/api/game-types") return json_response(request, http::status::ok, game_types_json());
   const std::string viewer = viewer_id(request, context);
   if (path == "/api/games" || path == "/api/games/")
     return json_response(request, http::status::ok, list_games(query, viewer, context.storage));
-
-  // What an invite link opens, for the page of a visitor who has no name yet: holding the
-  // invite is what lets anyone into the room, so it may also say what the room is.
-  constexpr std::string_view kInvites = "/api/invites/";
-  if (path.substr(0, kInvites.size()) == kInvites) {
-    const auto invite = decode_utf8(path.substr(kInvites.size()), false);
-    const auto id = invite && !invite->empty() ? context.storage.game_of_invite(*invite) : std::nullopt;
-    const auto game = id ? context.storage.load_game(*id) : std::nullopt;
-    if (!game) throw HttpError{http::status::not_found, "this invite is unknown, or its room expired"};
-    return json_response(request, http::status::ok, summary_json(game->meta));
-  }
 
   constexpr std::string_view kGames = "/api/games/";
   if (path.substr(0, kGames.size()) == kGames) {
@@ -177,9 +187,7 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
     if (!id || id->empty() || id->find('/') != std::string::npos)
       throw HttpError{http::status::not_found, "no such endpoint"};
     const StoredGame game = visible_game(*id, viewer, context.storage);
-    if (positions)
-      return json_response(request, http::status::ok,
-                           Json{{"id", game.meta.id}, {"states", game_states(game.meta, game.actions)}});
+    if (positions) return json_response(request, http::status::ok, positions_json(game, query));
     Json record = game_record(game.meta, game.actions);
     record["chat"] = chat_seen_by(game.meta, viewer, context.storage);
     return json_response(request, http::status::ok, record);
@@ -231,13 +239,62 @@ StoredGame visible_game(const std::string& id, const std::string& viewer, Storag
 
 std::optional<std::string> decode_path_segment(std::string_view text) { return decode_utf8(text, false); }
 
+// An address in one spelling (IPv4 seen through an IPv6 socket, ::ffff:a.b.c.d, as a.b.c.d);
+// nothing for text that is no address, which must never become a rate limit's key.
+static std::optional<net::ip::address> address_of(std::string_view text) {
+  error_code error;
+  const auto address = net::ip::make_address(std::string(text), error);
+  if (error) return std::nullopt;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    return net::ip::address(net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6()));
+  return address;
+}
+
+bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& trusted) {
+  const auto address = address_of(peer);
+  return address && std::any_of(trusted.begin(), trusted.end(),
+                                [&](const std::string& proxy) { return address_of(proxy) == address; });
+}
+
+// X-Forwarded-For is one list however many field lines carry it (RFC 9110, 5.3): each proxy
+// appends the address it saw, so only the entries on the right were written by proxies we
+// trust. Read from the right, the client is the first entry that is not itself a trusted proxy;
+// an entry that is no address stops the walk at the last hop known to be real.
 std::string client_address(const HttpRequest& request, const std::string& peer, const std::vector<std::string>& trusted) {
-  if (std::find(trusted.begin(), trusted.end(), peer) == trusted.end()) return peer;
-  std::string_view forwarded = to_std(request["X-Forwarded-For"]);
-  forwarded = forwarded.substr(forwarded.rfind(',') == std::string_view::npos ? 0 : forwarded.rfind(',') + 1);
-  while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
-  while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
-  return forwarded.empty() ? peer : std::string(forwarded);
+  if (!is_trusted_proxy(peer, trusted)) return peer;
+  std::vector<std::string_view> hops;
+  const auto [first, last] = request.equal_range("X-Forwarded-For");
+  for (auto field = first; field != last; ++field) {
+    std::string_view rest = to_std(field->value());
+    for (;;) {
+      const auto comma = rest.find(',');
+      std::string_view hop = rest.substr(0, comma);
+      while (!hop.empty() && (hop.front() == ' ' || hop.front() == '\t')) hop.remove_prefix(1);
+      while (!hop.empty() && (hop.back() == ' ' || hop.back() == '\t')) hop.remove_suffix(1);
+      hops.push_back(hop);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  std::string client = address_of(peer)->to_string();
+  for (auto hop = hops.rbegin(); hop != hops.rend(); ++hop) {
+    const auto address = address_of(*hop);
+    if (!address) break;
+    client = address->to_string();
+    if (!is_trusted_proxy(client, trusted)) break;
+  }
+  return client;
+}
+
+bool metrics_visible(const std::string& peer, bool forwarded, bool public_metrics) {
+  if (public_metrics) return true;
+  if (forwarded) return false;
+  error_code error;
+  auto address = net::ip::make_address(peer, error);
+  if (error) return false;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6());
+  return address.is_loopback();
 }
 
 bool is_api_target(std::string_view path) {
@@ -250,6 +307,7 @@ StringResponse text_response(const HttpRequest& request, http::status status,
   response.set(http::field::server, "mancala-server");
   response.set(http::field::content_type, beast::string_view(content_type.data(), content_type.size()));
   response.set(http::field::cache_control, "no-store");
+  add_security_headers(response);
   response.keep_alive(request.keep_alive());
   response.body() = std::move(body);
   response.prepare_payload();
@@ -272,9 +330,38 @@ void answer_safely(const HttpRequest& request, const ApiReply& reply, const std:
   }
 }
 
+// What an invite link opens, for the page of a visitor who has no name yet: holding the invite
+// is what lets anyone into the room, so it may also say what the room is. The invite comes in
+// the body (POST /api/invites {"invite": "…"}), never in the path, which proxies log.
+StringResponse answer_invite(const HttpRequest& request, const HttpContext& context, const std::string& address) {
+  if (request.method() != http::verb::post) {
+    auto response = json_response(request, http::status::method_not_allowed,
+                                  Json{{"error", "POST the invite here as {\"invite\": \"…\"}"}});
+    response.set(http::field::allow, "POST");
+    return response;
+  }
+  StringResponse out;
+  answer_safely(request, [&](StringResponse response) { out = std::move(response); }, [&] {
+    if (const auto wait = context.limits.invite_lookups.wait("address:" + address))
+      throw HttpError{http::status::too_many_requests,
+                      "too many invites looked up; try again in " + std::to_string(wait->count()) + " s", *wait};
+    context.limits.invite_lookups.fail("address:" + address);
+    const Json body = Json::parse(request.body(), nullptr, /*allow_exceptions=*/false);
+    const auto invite = body.is_object() ? body.find("invite") : body.end();
+    if (!body.is_object() || invite == body.end() || !invite->is_string() || invite->get<std::string>().empty())
+      throw HttpError{http::status::bad_request, "the body must be {\"invite\": \"<the invite>\"}"};
+    const auto id = context.storage.game_of_invite(invite->get<std::string>());
+    const auto game = id ? context.storage.load_game(*id) : std::nullopt;
+    if (!game) throw HttpError{http::status::not_found, "this invite is unknown, or its room expired"};
+    out = json_response(request, http::status::ok, summary_json(game->meta));
+  });
+  return out;
+}
+
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
   const std::string_view target = to_std(request.target());
   if (is_account_target(target.substr(0, target.find('?')))) return handle_account_api(request, context, address);
+  if (target.substr(0, target.find('?')) == "/api/invites") return answer_invite(request, context, address);
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     auto response = json_response(request, http::status::method_not_allowed,
                                   Json{{"error", "only GET is supported here"}});
@@ -292,6 +379,8 @@ void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const H
   const std::string_view target = to_std(request->target());
   if (is_analysis_target(target.substr(0, target.find('?'))))
     return handle_analysis_api(request, context, address, reply);
+  if (is_account_target(target.substr(0, target.find('?'))))
+    return handle_account_api_async(request, context, address, reply);  // hashes on its own workers
   reply(handle_api(*request, context, address));
 }
 

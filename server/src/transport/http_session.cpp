@@ -146,6 +146,9 @@ void HttpSession::route(HttpRequest request) {
         ->run(std::move(request));
     return;
   }
+  const bool forwarded = request.count("X-Forwarded-For") > 0 || request.count(http::field::forwarded) > 0;
+  if (path == "/metrics" && !metrics_visible(peer_address(), forwarded, context_.public_metrics))
+    return send(text_response(request, http::status::not_found, "text/plain", "not found\n"));
   if (is_api_target(path)) return answer_api(std::move(request));
   serve_static(request);
 }
@@ -154,10 +157,11 @@ void HttpSession::route(HttpRequest request) {
 // thread and the answer written back on this connection's strand: no network thread waits. A
 // what-if answers later from a bot worker, the same way.
 void HttpSession::answer_api(HttpRequest request) {
+  const std::string peer = peer_address();
+  // Whether the request came over https (Secure cookies) is a trusted proxy's to say only.
+  if (!is_trusted_proxy(peer, context_.trusted_proxies)) request.erase("X-Forwarded-Proto");
   auto owned = std::make_shared<const HttpRequest>(std::move(request));
-  error_code ignored;
-  const auto peer = stream_.socket().remote_endpoint(ignored);
-  std::string address = client_address(*owned, peer.address().to_string(), context_.trusted_proxies);
+  std::string address = client_address(*owned, peer, context_.trusted_proxies);
   context_.hub.readers().run([self = shared_from_this(), owned, address = std::move(address)] {
     // handle_api_async turns every failure into an error response.
     handle_api_async(owned, self->context_, address, [self](StringResponse response) {
@@ -165,6 +169,13 @@ void HttpSession::answer_api(HttpRequest request) {
       net::post(self->stream_.get_executor(), [self, shared] { self->send(std::move(*shared)); });
     });
   });
+}
+
+// The TCP peer's address (empty when the socket is already gone).
+std::string HttpSession::peer_address() {
+  error_code error;
+  const auto peer = stream_.socket().remote_endpoint(error);
+  return error ? std::string() : peer.address().to_string();
 }
 
 void HttpSession::serve_static(const HttpRequest& request) {
@@ -185,6 +196,7 @@ void HttpSession::serve_static(const HttpRequest& request) {
   if (request.method() == http::verb::head) {
     http::response<http::empty_body> response{http::status::ok, request.version()};
     response.set(http::field::content_type, type);
+    add_security_headers(response);
     response.content_length(size);
     response.keep_alive(request.keep_alive());
     return send(std::move(response));
@@ -193,7 +205,7 @@ void HttpSession::serve_static(const HttpRequest& request) {
                                            std::make_tuple(http::status::ok, request.version())};
   response.set(http::field::server, "mancala-server");
   response.set(http::field::content_type, type);
-  response.set("X-Content-Type-Options", "nosniff");
+  add_security_headers(response);
   response.content_length(size);
   response.keep_alive(request.keep_alive());
   send(std::move(response));

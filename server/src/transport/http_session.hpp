@@ -33,6 +33,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void drain_then_close();
   void answer_api(HttpRequest request);
   void serve_static(const HttpRequest& request);
+  std::string peer_address();
   template <class Body>
   void send(http::response<Body> response);
   void on_write(bool keep_alive, const error_code& error);

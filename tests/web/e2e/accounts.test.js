@@ -167,6 +167,7 @@ describe('accounts', () => {
       assert.equal(await text(page, 'seat-rating-0'), '1500?');
       assert.equal(await text(page, 'seat-rating-1'), '1500?');
       assert.equal(await page.locator('[data-testid=seat-name-1] a').getAttribute('href'), '#/player/Dan');
+      assert.equal(await page.getByTestId('seat-account-1').getAttribute('title'), 'An account: this name is theirs alone');
     }
     await playChoice(cleo);
     await settled([cleo, dan], 1);
@@ -313,6 +314,7 @@ describe('accounts', () => {
     await jon.getByTestId('chat-input').press('Enter');
     const line = ida.locator('[data-testid=chat-line]').filter({ hasText: 'you will lose' });
     await line.waitFor();
+    assert.equal(await line.getByTestId('chat-account').count(), 1, 'Jon\'s line shows he is an account');
     const saved = ida.waitForResponse((response) => response.url().includes('/api/account/mutes/') && response.request().method() === 'PUT');
     await line.getByTestId('chat-mute').click();
     assert.equal((await saved).status(), 200, 'the mute is kept by the server');

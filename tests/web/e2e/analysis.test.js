@@ -7,6 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, newPlayer, screenshot, seeded } from '../lib/harness.js';
 import { playComputer, waitForChoices, clickChoice } from '../lib/computer.js';
 
@@ -24,6 +26,17 @@ const analysed = (page) => page.waitForSelector('[data-testid=analysis][data-sta
 const shownVersion = (page) => page.$eval('[data-testid=replay]', (node) => Number(node.dataset.version));
 const whatIf = (page, on) => page.waitForSelector(`[data-testid=replay][data-whatif=${on}]`);
 // What the board shows: every place's count, by place.
+// A page in a fresh context that keeps its errors, the page's Content-Security-Policy refusals too.
+async function freshPage(viewport) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) page.errors.push(message.text());
+  });
+  return { context, page };
+}
 const boardCounts = (page) => page.$$eval('[data-testid=board] [data-testid^=count-]',
   (nodes) => Object.fromEntries(nodes.map((node) => [node.dataset.testid, node.textContent])));
 
@@ -126,10 +139,7 @@ test('analyse a finished game, try other moves, take it away as text and bring i
 
   // In a fresh context on a phone (no name, no token): a mistyped record is refused by line and
   // column, the downloaded one opens with the same positions.
-  const context = await browser.newContext({ viewport: PHONE });
-  const bo = await context.newPage();
-  bo.errors = [];
-  bo.on('pageerror', (error) => bo.errors.push(error.message));
+  const { context, page: bo } = await freshPage(PHONE);
   await bo.goto(`${server.url}/#/history`);
   await bo.getByTestId('history-import').click();
   await bo.getByTestId('import-text').fill('[Game "cups"]\n[Options "cups_per_side=3"]\n\n1. S0 r9\n');
@@ -156,5 +166,49 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   await bo.getByTestId('whatif-back').click();
   await whatIf(bo, false);
   assert.deepEqual([...ada.errors, ...bo.errors], []);
+  await context.close();
+});
+
+// Issue 46: a long record (a four-seat Njaka game of 2,601 entries, 28.8 KB, from the engine) is
+// imported without its states: the viewer fetches them a few at a time as it steps and jumps,
+// and a file larger than a record may be is refused before it is read.
+test('a long record opens at once and its positions come as they are shown', async () => {
+  const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/njaka-4-seats-long.txt');
+  const record = fs.readFileSync(fixture, 'utf8');
+  const { context, page } = await freshPage(LAPTOP);
+  const pages = [];
+  page.on('request', (request) => { if (/\/positions\?/.test(request.url())) pages.push(request.url()); });
+  let imported = 0;
+  page.on('response', async (response) => {
+    if (response.url().endsWith('/api/records')) imported = (await response.body()).length;
+  });
+  await page.goto(`${server.url}/#/import`);
+  await page.getByTestId('import-file').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(70 * 1024, 'x') });
+  await page.getByTestId('import-error').filter({ hasText: 'This record is 70 KB; a game record may be at most 64 KB.' }).waitFor();
+  assert.equal(await page.getByTestId('import-text').inputValue(), '', 'not read');
+
+  await page.getByTestId('import-file').setInputFiles({ name: 'njaka.txt', mimeType: 'text/plain', buffer: Buffer.from(record) });
+  await page.waitForFunction((wanted) => document.querySelector('[data-testid=import-text]').value === wanted, record);
+  await page.getByTestId('import-open').click();
+  await page.getByTestId('replay').waitFor();
+  const last = Number(/^Move 0 of (\d+)$/.exec(await text(page, 'replay-where'))[1]);
+  assert.equal(last, 2420);
+  assert.ok(imported > 0 && imported <= 10 * record.length + 64 * 1024, `the import answered ${imported} bytes`);
+  assert.equal(pages.length, 1, 'one page of positions to start with');
+
+  // Stepping on past the first page, a jump to the middle and to the end: pages as needed.
+  for (let v = 1; v <= 12; v += 1) {
+    await page.getByTestId('replay-next').click();
+    await page.waitForFunction((want) => document.querySelector('[data-testid=replay]').dataset.version === String(want), v);
+  }
+  assert.equal(await text(page, 'replay-where'), `Move 12 of ${last}`);
+  await page.getByTestId('replay-slider').fill('1200');
+  await page.waitForFunction(() => document.querySelector('[data-testid=replay]').dataset.version === '1200');
+  await page.getByTestId('replay-last').click();
+  await page.waitForFunction((want) => document.querySelector('[data-testid=replay]').dataset.version === String(want), last);
+  assert.equal(await text(page, 'replay-where'), `Move ${last} of ${last}`);
+  assert.ok(pages.length > 2 && pages.length < 20, `${pages.length} pages fetched`);
+  await screenshot(page, 'analysis-import-long-1280');
+  assert.deepEqual(page.errors, []);
   await context.close();
 });

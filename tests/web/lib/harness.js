@@ -50,6 +50,10 @@ export async function newPlayer(browser, url, name, { viewport = { width: 1280, 
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error.message));
+  // What the page's Content-Security-Policy refuses (an inline style, a foreign script) is an error too.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) page.errors.push(message.text());
+  });
   // Confirmation questions are answered yes, unless a test sets `page.refuseDialogs`.
   page.on('dialog', (dialog) => (page.refuseDialogs ? dialog.dismiss() : dialog.accept()));
   await page.goto(url);

@@ -29,6 +29,11 @@ function room(playerId, ...messages) {
 const texts = (state) => chatLines(state).lines.map((line) => line.text);
 
 describe('the chat in the room state', () => {
+  it('keeps whether a line\'s author is an account (issue 46), and only a true flag says so', () => {
+    const state = room('p-ada', said('p-bo', 'gl', { account: true }), said('p-ada', 'hf'), said('p-bo', 'x', { account: 'yes' }));
+    assert.deepEqual(chatLines(state).lines.map((line) => line.account), [true, false, false]);
+  });
+
   it('keeps the messages in the order they came, once each, and only this room\'s', () => {
     const hello = said('p-bo', 'Good luck');
     const state = room('p-ada', hello, said('p-ada', 'Thanks'), hello, { ...said('p-bo', 'elsewhere'), room: 'r2' });
@@ -77,7 +82,7 @@ describe('the chat in the room state', () => {
 
   it('keeps only the fields of the contract', () => {
     const state = room('p-ada', said('p-bo', '<b>hi</b> https://example.org', { html: '<script>', channel: 'weird' }));
-    assert.deepEqual(Object.keys(state.chat[0]).sort(), ['at', 'channel', 'name', 'player_id', 'text']);
+    assert.deepEqual(Object.keys(state.chat[0]).sort(), ['account', 'at', 'channel', 'name', 'player_id', 'text']);
     assert.equal(state.chat[0].channel, 'players');
     assert.equal(state.chat[0].text, '<b>hi</b> https://example.org');
   });

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mancala/protocol/errors.hpp"
+#include "mancala/protocol/names.hpp"
 
 namespace mancala::protocol {
 
@@ -17,7 +18,6 @@ namespace mancala::protocol {
 using RequestId = std::variant<std::monostate, std::string, std::int64_t>;
 
 inline constexpr std::size_t kMaxIdBytes = 64;
-inline constexpr int kMaxNameCharacters = 24;
 inline constexpr int kMinGraceSeconds = 30;
 inline constexpr int kMaxGraceSeconds = 3600;
 inline constexpr int kDefaultGraceSeconds = 120;
@@ -118,8 +118,7 @@ struct Rematch {
 };
 
 // A line of chat in a room: a seated player's goes to the players, anyone else's to the
-// spectators. Trimmed; 1-280 characters, no control characters.
-inline constexpr int kMaxChatCharacters = 280;
+// spectators. Checked by check_chat_text (names.hpp).
 struct Chat {
   std::string room;
   std::string text;
@@ -148,10 +147,6 @@ struct Parsed {
 };
 
 Parsed parse_client_message(std::string_view text);
-
-// Trims a display name and checks it: 1-24 characters (code points) after trimming, no control
-// characters. Returns the trimmed name or a bad_name error.
-std::variant<std::string, Error> check_name(std::string_view name);
 
 // The room a message names ("" for none; a join by invite names its room only once the invite
 // is resolved).

@@ -49,6 +49,7 @@ struct ChatLine {
   std::string name;
   std::string text;
   std::string at;  // ISO 8601 UTC
+  bool account = false;  // the author is an account, not a guest who took a name
 };
 
 // A member's view of a room. `invite` is empty unless the viewer may see it.
