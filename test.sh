@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine to every test: installs what is missing, builds
 # with two jobs and runs the whole suite through CTest, then the C++ tests once more with
-# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan).
+# AddressSanitizer, UndefinedBehaviorSanitizer and the standard library's assertions
+# (-D_GLIBCXX_ASSERTIONS, as hardened distribution builds have them) in build-asan.
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/common.sh
