@@ -407,9 +407,11 @@ Json first_player_draw(const GameType& type, const Json& options, const Header& 
     return Json{{"first_player", *seat}};
   }
   const auto first_move = std::find_if(items.begin(), items.end(), [](const Item& i) { return i.kind == Item::number; });
-  if (first_move + 1 < items.end() && first_move[1].kind == Item::seat) {
-    const int seat = *seat_of(first_move[1].text);
-    if (seat >= seats) fail(first_move[1], "this game's seats are S0 to S" + std::to_string(seats - 1) + ", not " + first_move[1].text);
+  // The item after the first move number, if any (end() + 1 is no iterator, even to compare).
+  const auto mover = first_move == items.end() ? items.end() : std::next(first_move);
+  if (mover != items.end() && mover->kind == Item::seat) {
+    const int seat = *seat_of(mover->text);
+    if (seat >= seats) fail(*mover, "this game's seats are S0 to S" + std::to_string(seats - 1) + ", not " + mover->text);
     return Json{{"first_player", seat}};
   }
   return Json{{"first_player", 0}};

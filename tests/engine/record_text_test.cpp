@@ -161,6 +161,8 @@ TEST(RecordText, AMissingFirstPlayerDrawIsTheFirstMovesSeatOrSeatZero) {
   EXPECT_EQ(assumed["draws"], Json::parse(R"({"first_player":0})"));
   EXPECT_EQ(assumed["turns"][1]["seat"], 1);
   EXPECT_EQ(record_from_text("[Game \"njaka\"]\n[FirstPlayer \"S1\"]\n1. 7\n")["turns"][0]["seat"], 1);
+  // A text with no move at all (found by fuzz_record: the look past the first move went past the end).
+  EXPECT_EQ(record_from_text("[Game \"njaka\"] ")["draws"], Json::parse(R"({"first_player":0})"));
 }
 
 TEST(RecordText, AnUnfinishedGameImportsWithoutAResult) {
