@@ -272,7 +272,8 @@ class Lexer {
     out.column = column_;
     while (!done() && peek() != '"' && peek() != '\n') {
       if (peek() == '\\') next();
-      if (!done()) out.value += next();
+      if (done() || peek() == '\n') break;  // a tag is one line: an escape does not carry it on
+      out.value += next();
     }
     if (peek() != '"') fail(ErrorCode::bad_request, line_, column_, "expected `\"` to close the value of tag " + out.name + ", found " + found());
     next();

@@ -230,6 +230,8 @@ TEST(RecordText, BadTextsNameTheLineColumnAndWhatWasExpected) {
        "the text is not UTF-8 here (byte 0x80); save the file as UTF-8 and try again"},
       {"a character of several bytes where a tag should close", "[Game \"njaka\"\xc3\x95]\n", ErrorCode::bad_request,
        1, 14, "expected `]` to close tag Game, found `\xc3\x95`"},
+      {"a tag value escaping its line's end", "[Game \"cups\"]\n[Seat0 \"Ana\\\n\"]\n", ErrorCode::bad_request, 2, 13,
+       "expected `\"` to close the value of tag Seat0, found `\n`"},
       {"draw of a fixed first player", "[Game \"cups\"]\n[FirstPlayer \"S1\"]\n", ErrorCode::bad_request, 2, 15,
        "FirstPlayer is the draw of option first_player=random, and this game's first player is set by option first_player=0"},
   };
