@@ -7,7 +7,9 @@ lines, then every #include "..." under server/src/<layer>/, and fails when a fil
 header of a layer its own does not use (directly or through the layers it uses), a header that
 exists in no layer, or when files include each other in a circle. The build enforces the first
 rule too (a layer sees only the headers of the layers it uses); this check says it in words and
-also catches circles inside one layer.
+also catches circles inside one layer. It also fails when the layer lists of the READMEs a
+newcomer reads first (LAYER_LISTS: numbered lines "1. [`base/`](...)") do not name the declared
+layers in their order, bottom to top.
 
 usage: check_layers.py REPO_ROOT
 """
@@ -17,6 +19,8 @@ from pathlib import Path
 
 LAYER_LINE = re.compile(r"^mancala_server_layer\((\w+)(?:\s+USES\s+([^)]*))?\)", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+LISTED_LAYER = re.compile(r"^\d+\. \[`(\w+)/`\]", re.M)
+LAYER_LISTS = ["server/src/README.md"]
 
 
 def declared_layers(cmake_text):
@@ -81,7 +85,7 @@ def main():
             if header.name in layer_of:
                 raise SystemExit(f"{header.name} is in two layers: {layer_of[header.name]} and {layer}")
             layer_of[header.name] = layer
-    stray = [p.relative_to(src) for p in src.iterdir() if p.is_file()]
+    stray = [p.relative_to(src) for p in src.iterdir() if p.is_file() and p.suffix != ".md"]
     stray += [p.relative_to(src) for p in src.iterdir() if p.is_dir() and p.name not in layers]
     errors = [f"server/src/{p} is in no layer" for p in stray]
 
@@ -103,6 +107,13 @@ def main():
                                   f"{', '.join(sorted(allowed[layer]))}")
                 else:
                     graph[name].add(f"{target}/{included}")
+    for readme in LAYER_LISTS:
+        path = root / readme
+        listed = LISTED_LAYER.findall(path.read_text()) if path.exists() else []
+        if listed != list(layers):
+            errors.append(f"{readme} lists the layers as {', '.join(listed) or 'nothing'}; "
+                          f"server/CMakeLists.txt declares {', '.join(layers)} (bottom to top)")
+
     # a .cpp and its header are one unit: "x.cpp -> x.hpp" closes no circle on its own
     cycle = find_cycle(graph)
     if cycle:
