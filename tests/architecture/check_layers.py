@@ -20,7 +20,7 @@ from pathlib import Path
 LAYER_LINE = re.compile(r"^mancala_server_layer\((\w+)(?:\s+USES\s+([^)]*))?\)", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LISTED_LAYER = re.compile(r"^\d+\. \[`(\w+)/`\]", re.M)
-LAYER_LISTS = ["server/src/README.md"]
+LAYER_LISTS = ["server/src/README.md", "server/README.md"]
 
 
 def declared_layers(cmake_text):
