@@ -74,7 +74,7 @@ TEST(PgBus, LongMessagesArriveWholeAndInOrder) {
   EXPECT_THROW(sender.publish("to_b", std::string(PgBus::kMaxSpilledPayload + 1, 'x')), std::length_error);
 }
 
-// Throughput and one-way latency of the bus, printed for server/README.md (not a pass mark):
+// Throughput and one-way latency of the bus, printed for server/bench/NOTEBOOK.md (not a pass mark):
 // messages of 300 bytes (about an update of a Cups game) from one process to another.
 TEST(PgBus, PrintsThroughputAndLatency) {
   const std::string db = testing::TempPostgres::shared().create_database();

@@ -21,7 +21,7 @@ constexpr std::size_t kMaxPending = 1 << 20;
 // and a length that masks to nothing reads as a full disk, so pending bytes go in pieces.
 constexpr std::size_t kMaxWrite = 0x1ffff;
 // How much of a database file is written before it is sent to the disk and waited for. Chosen
-// with 30 s runs of mancala-loadgen (server/README.md): 64 KiB kept the disk so busy with small
+// with 30 s runs of mancala-loadgen (server/bench/NOTEBOOK.md): 64 KiB kept the disk so busy with small
 // pieces that more commits were slow; 256 KiB left the fewest moves over 5 ms and nearly no
 // stalls of 20 ms and more.
 constexpr std::size_t kWritebackBytes = 256 * 1024;
