@@ -1,10 +1,13 @@
 #include "bench.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "cups_kernel.hpp"
+#include "mancala/bot.hpp"
+#include "mancala/json_writer.hpp"
 #include "mancala/match.hpp"
 
 namespace mancala::cli {
@@ -105,9 +108,56 @@ void bench_variant(const Variant& v, double seconds) {
   std::cout << line.dump() << std::endl;
 }
 
-}  // namespace
+// The signature's fixed work: in every variant, a level 4 computer plays itself from the
+// opening for kSignatureChoices choices of kSignaturePlayouts playouts each, with no wall-clock
+// cap, so every choice depends only on the seed, the rules and the search.
+constexpr int kSignatureChoices = 12;
+constexpr std::int64_t kSignaturePlayouts = 400;
+constexpr std::uint64_t kSignatureSeed = 20261202;
 
-int run_bench(const std::vector<std::string>& games, double seconds) {
+// FNV-1a over texts, each closed by a separator so that "ab","c" and "a","bc" differ.
+struct Digest {
+  std::uint64_t value = 0xcbf29ce484222325ULL;
+  void add(std::string_view text) {
+    for (unsigned char c : text) mix(c);
+    mix(0xFF);
+  }
+  void mix(unsigned char c) {
+    value ^= c;
+    value *= 0x100000001B3ULL;
+  }
+};
+
+struct SignatureWork {
+  Digest digest;
+  long long positions = 0;
+  long long playouts = 0;
+};
+
+// Every position reached (its whole state text: board, scores, legal moves) and every choice
+// goes into the digest; a Plex!-style claim window closes unclaimed.
+void self_play(const Variant& v, SignatureWork& work) {
+  Match match = Match::create(v.game, Json::parse(v.options), kSignatureSeed);
+  bots::Bot bot(4, kSignatureSeed, bots::Budget{kSignaturePlayouts, std::chrono::milliseconds(0)});
+  for (int choice = 0; choice < kSignatureChoices && !match.over(); ++choice) {
+    if (match.game().phase() == Phase::claim) match.close_claim_window();
+    if (match.over()) break;
+    std::string state;
+    JsonWriter writer(state);
+    match.write_state(writer);
+    work.digest.add(state);
+    const bots::Choice chosen = bot.choose(match.game());
+    work.digest.add(chosen.tokens);
+    ++work.positions;
+    work.playouts += chosen.playouts;
+    const Outcome outcome = match.play(chosen.tokens);
+    if (!outcome.ok()) throw std::logic_error("bench: the bot chose an illegal move '" + chosen.tokens + "'");
+  }
+}
+
+// The variants of `ids` (every game when empty): a game's rows of kVariants, else its defaults.
+template <typename Visit>
+void for_each_variant(const std::vector<std::string>& games, Visit visit) {
   std::vector<std::string> ids = games;
   if (ids.empty())
     for (const auto& type : game_types()) ids.emplace_back(type.id);
@@ -116,14 +166,32 @@ int run_bench(const std::vector<std::string>& games, double seconds) {
     bool found = false;
     for (const auto& v : kVariants)
       if (id == v.game) {
-        bench_variant(v, seconds);
+        visit(v);
         found = true;
       }
-    if (!found) {
-      const Variant defaults{id.c_str(), id.c_str(), "{}"};
-      bench_variant(defaults, seconds);
-    }
+    if (!found) visit(Variant{id.c_str(), id.c_str(), "{}"});
   }
+}
+
+}  // namespace
+
+int run_bench(const std::vector<std::string>& games, double seconds) {
+  for_each_variant(games, [&](const Variant& v) { bench_variant(v, seconds); });
+  return 0;
+}
+
+int run_bench_signature() {
+  SignatureWork work;
+  const auto start = Clock::now();
+  for_each_variant({}, [&](const Variant& v) { self_play(v, work); });
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  std::cout << Json{{"signature", work.digest.value},
+                    {"positions", work.positions},
+                    {"playouts", work.playouts},
+                    {"seconds", std::round(elapsed * 1000) / 1000},
+                    {"playouts_per_second", static_cast<long long>(static_cast<double>(work.playouts) / elapsed)}}
+                   .dump()
+            << std::endl;
   return 0;
 }
 

@@ -32,6 +32,10 @@ constexpr const char* kUsage = R"(usage:
       plays K games of uniformly random legal decisions, one game record per line
   mancala bench [<game>...] [--seconds S]
       random playouts: decisions per second, playouts per second, decisions per playout
+  mancala bench --signature
+      fixed work (a level 4 computer plays itself a few moves in every game's variants, with a
+      fixed playout budget) and one number, the signature, that changes only when the rules or
+      the search do: {"signature","positions","playouts","seconds","playouts_per_second"}
   mancala bot <game> --level L [--options JSON] [--seed N] [--think-ms T]
       reads the moves so far as replay does, then prints the choice of a level L (1-5) computer
       player for the player to move: {"tokens","level","think_ms","playouts"}. Without
@@ -77,6 +81,7 @@ struct Args {
   std::optional<mancala::cli::Side> a, b;
   long long think_ms = 0;
   std::optional<long long> think_ms_b;  // side B's own time in an arena, else think_ms
+  bool signature = false;              // bench: the fixed-work signature instead of timings
 };
 
 // A bot level for --level, --a or --b: 1 to 5, and `uct` where plain UCT is allowed.
@@ -138,6 +143,8 @@ Args parse_args(int argc, char** argv, int first) {
       args.think_ms = parse_at_least_one(arg, value());
     } else if (arg == "--think-ms-b") {
       args.think_ms_b = parse_at_least_one(arg, value());
+    } else if (arg == "--signature") {
+      args.signature = true;
     } else if (arg.starts_with("--")) {
       throw UsageError("unknown flag " + arg);
     } else {
@@ -336,6 +343,10 @@ int main(int argc, char** argv) {
     }
     if (command == "analyse") return analyse_command(args);
     if (command == "bench") {
+      if (args.signature) {
+        if (args.positional.size() != 1) throw UsageError("bench --signature takes no game: it plays every game");
+        return mancala::cli::run_bench_signature();
+      }
       return mancala::cli::run_bench({args.positional.begin() + 1, args.positional.end()},
                                      args.seconds);
     }

@@ -116,6 +116,19 @@ TEST(Cli, BenchPrintsFiguresAndTheKernelRatio) {
   EXPECT_GT(r.lines[0]["ratio_engine_to_kernel"].get<double>(), 0);
 }
 
+// The fixed-work signature (Stockfish's bench node count): a change to any game's rules or to
+// the search moves it, and then this number is updated in the same commit, saying why. A
+// change that should touch neither (a refactor, a speed-up) must leave it.
+TEST(Cli, BenchSignatureIsPinned) {
+  const CliRun r = run("bench --signature");
+  ASSERT_EQ(r.lines.size(), 1u) << r.raw;
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.lines[0]["signature"].get<std::uint64_t>(), 10786145837533824176ULL) << r.raw;
+  EXPECT_EQ(r.lines[0]["positions"], 96) << "12 choices in each of the 8 variants";
+  EXPECT_GT(r.lines[0]["playouts_per_second"].get<double>(), 0);
+  EXPECT_EQ(run("bench cups --signature").status, 2) << "the signature plays every game";
+}
+
 TEST(Cli, BotChoosesAFullTurnForThePlayerToMove) {
   // Coin Duel stage 3: one choice is a source, directions and coins; replayed, it ends the turn.
   const CliRun r = run("bot coin_duel --level 3 --seed 4", "");
