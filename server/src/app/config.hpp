@@ -58,6 +58,7 @@ struct UsageError : std::runtime_error {
 };
 
 Config parse_command_line(int argc, const char* const* argv);
-extern const char* const kUsage;
+// --help: every flag with what it does, from the same declarations the parser reads.
+std::string usage();
 
 }  // namespace mancala::server

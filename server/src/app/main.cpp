@@ -1,5 +1,6 @@
 // mancala-server: the game server (see server/README.md and cli.md).
 #include <iostream>
+#include <string_view>
 
 #include "config.hpp"
 #include "server.hpp"
@@ -10,11 +11,12 @@ int main(int argc, char** argv) {
   try {
     config = parse_command_line(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "mancala-server: " << e.what() << "\n" << kUsage;
+    // One line that says what is wrong; the 80 lines of --help would scroll it away.
+    std::cerr << "mancala-server: " << e.what() << (std::string_view(e.what()).ends_with("(see --help)") ? "" : " (see --help)") << "\n";
     return 2;
   }
   if (config.help) {
-    std::cout << kUsage;
+    std::cout << usage();
     return 0;
   }
   try {
