@@ -2,7 +2,7 @@
 // resign, the game's special actions (from /api/game-types, in its module's words), claim a game
 // whose player to move has left, play the computer again; the rules and the history viewer; and
 // the invite link of a private room. `view`: {state, room, names, me, act, later} (room_view.js).
-import { h, clear, toast } from './dom.js';
+import { h, clear, morph, toast } from './dom.js';
 import { GAMES } from './boards/index.js';
 import { specialActions } from './catalog.js';
 import { rulesButton } from './rules.js';
@@ -10,22 +10,24 @@ import { botLevel } from './computer.js';
 
 export function renderActions(box, view) {
   const { room, me, act } = view;
-  clear(box);
-  if (me === null) box.append(h('p', { class: 'muted' }, 'You are watching.'));
-  if (room.status === 'waiting') box.append(button('Leave room', 'leave', act.leave));
+  const parts = [];
+  if (me === null) parts.push(h('p', { class: 'muted' }, 'You are watching.'));
+  if (room.status === 'waiting') parts.push(button('Leave room', 'leave', act.leave));
   if (room.status === 'playing' && me !== null) {
-    box.append(...absence(view));
-    box.append(button('Resign', 'resign', () => act.ask('Resign this game?', { type: 'resign', room: room.id })));
-    box.append(...offeredActions(view));
+    parts.push(...absence(view));
+    parts.push(button('Resign', 'resign', () => act.ask('Resign this game?', { type: 'resign', room: room.id })));
+    parts.push(...offeredActions(view));
   }
   if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
-    box.append(h('button', { class: 'primary', dataset: { testid: 'play-computer-again' }, onclick: act.playComputer },
+    parts.push(h('button', { class: 'primary', dataset: { testid: 'play-computer-again' }, onclick: act.playComputer },
       'Play the computer again'));
   }
-  box.append(rulesButton(room.game));
+  parts.push(rulesButton(room.game));
   if (room.status !== 'waiting') {
-    box.append(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
+    parts.push(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
   }
+  // Drawn again every second while an opponent is away: morph keeps the focused button.
+  morph(box, parts);
 }
 
 // The special actions the server lists for this game, where and as its module offers them.
@@ -59,8 +61,7 @@ function button(text, testid, onclick) {
 }
 
 export function renderInvite(box, { room }) {
-  clear(box);
-  if (!room.private || !room.invite || room.status !== 'waiting') return;
+  if (!room.private || !room.invite || room.status !== 'waiting') { clear(box); return; }
   const link = `${location.origin}${location.pathname}#/join/${room.invite}`;
   const field = h('input', { readonly: true, value: link, id: 'invite-link', dataset: { testid: 'invite-link' },
     onfocus: (e) => e.target.select() });
@@ -68,5 +69,5 @@ export function renderInvite(box, { room }) {
     try { await navigator.clipboard.writeText(link); toast('Invite link copied', 'notice'); }
     catch { field.select(); document.execCommand?.('copy'); toast('Link selected: copy it with Ctrl+C', 'notice'); }
   } }, 'Copy');
-  box.append(h('label', { for: 'invite-link' }, 'Private room: send this link to your opponent'), h('div', { class: 'row' }, field, copy));
+  morph(box, [h('label', { for: 'invite-link' }, 'Private room: send this link to your opponent'), h('div', { class: 'row' }, field, copy)]);
 }

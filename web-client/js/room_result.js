@@ -2,7 +2,7 @@
 // Duel's rounds) or the table of rounds, the announcement of a round that ended, and once the
 // last update has been played back the result banner with Rematch, New game and Analyse.
 // `view`: {state, room, names, me, act} (room_view.js).
-import { h } from './dom.js';
+import { h, morph } from './dom.js';
 import { GAMES } from './boards/index.js';
 import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
@@ -27,11 +27,11 @@ export function renderRoundEnd(box, { state, room, names }) {
 export function renderResult(slot, view) {
   const { state, room, names } = view;
   if (room.status !== 'finished' || !room.state?.result || animating(state)) { slot.replaceChildren(); return; }
-  slot.replaceChildren(resultBanner({ game: room.game, options: room.options, state: room.state, names,
+  morph(slot, [resultBanner({ game: room.game, options: room.options, state: room.state, names,
     lastUpdate: state.updates.get(room.version), actions: [...rematchControls(view),
       h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, 'New game'),
       // The game's record is the room's id: its viewer, asking the engine at once (issue 32).
-      h('a', { class: 'button', href: `#/history/${encodeURIComponent(room.id)}?analyse`, dataset: { testid: 'analyse-game' } }, 'Analyse')] }));
+      h('a', { class: 'button', href: `#/history/${encodeURIComponent(room.id)}?analyse`, dataset: { testid: 'analyse-game' } }, 'Analyse')] })]);
 }
 
 function rematchControls({ state, room, names, me, act }) {

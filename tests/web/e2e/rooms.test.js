@@ -34,6 +34,16 @@ describe('rooms', { concurrency: true }, () => {
     await ada.getByTestId('absence').waitFor();
     assert.match(await text(ada, 'absence'), /Bo has left\. .* claim the win in \d+ s/);
     assert.equal(await ada.getByTestId('claim-abandon').count(), 0, 'no claim during the grace time');
+    // The countdown redraws the actions every second; a keyboard user's focused Resign button
+    // stays the same node, focused, across a tick (issue 50).
+    await ada.getByTestId('resign').focus();
+    const before = await ada.getByTestId('absence').evaluate((note) => {
+      document.activeElement.focusMark = 'kept';  // a property: redraws sync attributes
+      return note.textContent;
+    });
+    await ada.waitForFunction((seen) => document.querySelector('[data-testid=absence]')?.textContent !== seen, before);
+    assert.deepEqual(await ada.evaluate(() => [document.activeElement?.dataset.testid, document.activeElement?.focusMark]),
+      ['resign', 'kept'], 'the focused button survives the redraw');
     await screenshot(ada, 'room-opponent-away');
     // A reload keeps the countdown: the room message says when Bo's grace time ends.
     await ada.reload();
