@@ -476,5 +476,35 @@ TEST(Analysis, AnAnalysisResumedAfterARestartKeepsToTheLimits) {
   EXPECT_EQ(status["done"], 0) << "not one position searched";
 }
 
+// Issue 46: a stored game's /positions answers a page even when nobody asked for one (it once
+// answered every state, megabytes for a long Njaka game): from 0, at most 50, and where the
+// next page starts; following `next` gives every state.
+TEST(History, PositionsWithoutAQueryAreTheFirstPage) {
+  ServerProcess server(":memory:", kSmallBudget);
+  Table table = open_table(server.port(), "njaka", Json{{"players", 4}}, 4);
+  play_to_end(table, 5);
+  ASSERT_GT(table.states.size(), 50u) << "a game longer than a page";
+  const std::string target = "/api/games/" + table.room + "/positions";
+  const HttpReply first = get(server.port(), target, table.tokens[0]);
+  ASSERT_EQ(first.status, 200) << first.text.substr(0, 300);
+  EXPECT_EQ(first.body["from"], 0);
+  EXPECT_EQ(first.body["total"], table.states.size());
+  EXPECT_EQ(first.body["id"], table.room);
+  const std::size_t given = first.body["states"].size();
+  EXPECT_GE(given, 1u);
+  EXPECT_LE(given, 50u);
+  EXPECT_LE(first.text.size(), 64u * 1024) << "within what an answer to a GET may be";
+  EXPECT_EQ(first.body["next"], given);
+  Json states = first.body["states"];
+  for (Json next = first.body["next"]; !next.is_null();) {
+    const HttpReply page = get(server.port(), target + "?from=" + next.dump(), table.tokens[0]);
+    ASSERT_EQ(page.status, 200) << page.text.substr(0, 300);
+    for (const Json& state : page.body["states"]) states.push_back(state);
+    next = page.body["next"];
+  }
+  ASSERT_EQ(states.size(), table.states.size());
+  for (std::size_t v = 0; v < states.size(); ++v) EXPECT_EQ(states[v], table.states[v]) << "version " << v;
+}
+
 }  // namespace
 }  // namespace mancala::testing
