@@ -1,6 +1,7 @@
 // Game analysis over HTTP (issue 32): who may ask, caching, positions that line up with the
-// history's, a restart during an analysis, imported records, record texts, what-if searches
-// and the rate limits. The server searches with a small budget (--analysis-playouts).
+// history's, a restart during an analysis, imported records, record texts, what-if searches,
+// the rate limits and the bounded queues (issue 46). The server searches with a small budget
+// (--analysis-playouts).
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -504,6 +505,32 @@ TEST(History, PositionsWithoutAQueryAreTheFirstPage) {
   }
   ASSERT_EQ(states.size(), table.states.size());
   for (std::size_t v = 0; v < states.size(); ++v) EXPECT_EQ(states[v], table.states[v]) << "version " << v;
+}
+
+// Issue 46: records are read and replayed on a worker of their own with a bounded queue. Beyond
+// it (here one waiting) an import is refused at once, 503 with Retry-After, and the server still
+// answers the history API meanwhile.
+TEST(Records, AFullReplayQueueIsSaidSoWithRetryAfter) {
+  ServerProcess server(":memory:", {"--analysis-playouts", "60", "--replay-queue", "1"});
+  const std::string text = njaka_record(100'000);  // 2,601 entries: long enough to keep the worker busy
+  constexpr int kImports = 12;  // one replayed, one waiting, the others beyond the queue
+  std::vector<HttpReply> replies(kImports);
+  std::vector<std::thread> imports;
+  for (int i = 0; i < kImports; ++i)
+    imports.emplace_back([&, i] { replies[i] = http_text(server.port(), "POST", "/api/records", text); });
+  for (auto& thread : imports) thread.join();
+  int ok = 0, busy = 0;
+  for (const HttpReply& reply : replies) {
+    ok += reply.status == 200;
+    if (reply.status != 503) continue;
+    ++busy;
+    EXPECT_EQ(reply.retry_after, "2");
+    EXPECT_EQ(reply.body["error"], "the server is reading as many game records as it can; try again in a few seconds");
+  }
+  EXPECT_GT(busy, 0) << "more imports at once than one worker and a queue of one hold";
+  EXPECT_GT(ok, 0);
+  EXPECT_EQ(ok + busy, kImports) << "each import is either read or refused as busy";
+  EXPECT_EQ(http_text(server.port(), "POST", "/api/records", text).status, 200) << "the queue drained";
 }
 
 }  // namespace

@@ -41,6 +41,9 @@ const char* const kUsage = R"(usage: mancala-server [options]
                       bots' (default 1); 0 pauses them (analyses stay queued), for tests
   --analysis-queue N  analyses queued or running at once (default 8); more are refused 503
                       until one ends. Each player and each address may have 2 of them
+  --replay-queue N    imports, pages of positions, what-ifs and analysis starts that may wait
+                      for the one record-replay worker (default 16, 1-10000); beyond it they
+                      are refused with 503 and Retry-After
   --public-metrics    /metrics answers every client; without it only loopback peers (a
                       scraper on the machine) get it, everyone else 404
   --log-level L       debug, info, warn or error (default info); JSON lines on stderr
@@ -181,6 +184,8 @@ Config parse_command_line(int argc, const char* const* argv) {
       config.analysis_threads = static_cast<int>(parse_integer(flag, value(), 0, 64));
     else if (flag == "--analysis-queue")
       config.analysis_queue = static_cast<int>(parse_integer(flag, value(), 1, 10'000));
+    else if (flag == "--replay-queue")
+      config.replay_queue = static_cast<int>(parse_integer(flag, value(), 1, 10'000));
     else if (flag == "--public-metrics") config.public_metrics = true;
     else if (flag == "--rate-limit") config.rate_limit = static_cast<int>(parse_integer(flag, value(), 1, 1000000));
     else if (flag == "--backup") config.backup_to = value();
