@@ -4,6 +4,7 @@
 // (--analysis-playouts).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <thread>
 
 #include "mancala/action_line.hpp"
@@ -531,6 +532,68 @@ TEST(Records, AFullReplayQueueIsSaidSoWithRetryAfter) {
   EXPECT_GT(ok, 0);
   EXPECT_EQ(ok + busy, kImports) << "each import is either read or refused as busy";
   EXPECT_EQ(http_text(server.port(), "POST", "/api/records", text).status, 200) << "the queue drained";
+}
+
+// Issue 46, 4: the global cap (--analysis-queue) holds for analyses a restart left: of three
+// stored ones, two resume and the third waits in the database until one of them ends, then
+// runs; a new one is refused meanwhile. Polled: an analysis that has a position has started,
+// and one that is done stays done, so "started in a first pass minus done in a later one"
+// never counts more than were running at once.
+TEST(Analysis, AnalysesResumedAfterARestartKeepToTheGlobalCap) {
+  TempDir dir;
+  const std::string db = dir.file("analysis.db");
+  const std::vector<std::string> proxy = {"--trusted-proxy", "127.0.0.1"};
+  const auto from = [](std::size_t k) {
+    return std::vector<std::pair<std::string, std::string>>{{"X-Forwarded-For", "203.0.113." + std::to_string(k + 1)}};
+  };
+  std::vector<std::string> texts, targets;
+  for (std::size_t moves : {20, 24, 28, 32}) texts.push_back(njaka_record(moves, moves));
+  {  // three analyses asked for, from three addresses, and none worked on before the stop
+    std::vector<std::string> flags = {"--analysis-threads", "0", "--analysis-queue", "8"};
+    flags.insert(flags.end(), proxy.begin(), proxy.end());
+    ServerProcess before(db, flags);
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      const HttpReply imported = http_text(before.port(), "POST", "/api/records", texts[k], from(k));
+      ASSERT_EQ(imported.status, 200) << imported.text;
+      targets.push_back("/api/records/" + imported.body["key"].get<std::string>() + "/analysis");
+      if (k < 3) {
+        ASSERT_EQ(http_text(before.port(), "POST", targets[k], texts[k], from(k)).status, 202) << k;
+      }
+    }
+  }
+
+  std::vector<std::string> flags = {"--analysis-threads", "1", "--analysis-queue", "2", "--analysis-playouts", "1500"};
+  flags.insert(flags.end(), proxy.begin(), proxy.end());
+  ServerProcess server(db, flags);
+  const HttpReply full = http_text(server.port(), "POST", targets[3], texts[3], from(3));
+  EXPECT_EQ(full.status, 503) << "the two resumed analyses fill the queue: " << full.text;
+  EXPECT_EQ(full.body["error"], "the analysis queue is full (2 analyses); try again when one has finished");
+  EXPECT_FALSE(full.retry_after.empty());
+
+  const auto states = [&] {
+    std::vector<Json> out;
+    for (std::size_t k = 0; k < 3; ++k) out.push_back(get(server.port(), targets[k]).body);
+    return out;
+  };
+  std::size_t most_at_once = 0;
+  std::set<std::size_t> finished;
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (finished.size() < 3 && std::chrono::steady_clock::now() < deadline) {
+    const std::vector<Json> first = states();
+    const std::vector<Json> second = states();
+    std::size_t started = 0;
+    finished.clear();
+    for (std::size_t k = 0; k < 3; ++k) {
+      ASSERT_NE(second[k]["state"], "failed") << second[k].dump();
+      started += first[k]["done"] > 0;
+      if (second[k]["state"] == "done") finished.insert(k);
+    }
+    most_at_once = std::max(most_at_once, started - std::min(started, finished.size()));
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(finished.size(), 3u) << "the one that waited ran once a place was free";
+  EXPECT_LE(most_at_once, 2u) << "no more analyses ran at once than --analysis-queue allows";
+  EXPECT_EQ(http_text(server.port(), "POST", targets[3], texts[3], from(3)).status, 202) << "places are free again";
 }
 
 }  // namespace
