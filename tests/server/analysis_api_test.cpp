@@ -509,8 +509,7 @@ TEST(History, PositionsWithoutAQueryAreTheFirstPage) {
 }
 
 // Issue 46: records are read and replayed on a worker of their own with a bounded queue. Beyond
-// it (here one waiting) an import is refused at once, 503 with Retry-After, and the server still
-// answers the history API meanwhile.
+// it (here one waiting) an import is refused at once, 503 with Retry-After; the queue drains.
 TEST(Records, AFullReplayQueueIsSaidSoWithRetryAfter) {
   ServerProcess server(":memory:", {"--analysis-playouts", "60", "--replay-queue", "1"});
   const std::string text = njaka_record(100'000);  // 2,601 entries: long enough to keep the worker busy
