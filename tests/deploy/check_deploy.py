@@ -37,6 +37,24 @@ def dockerfile_instructions(text):
         yield word.upper(), rest.strip()
 
 
+def check_push_key(name, service, flags, services):
+    """Push is on in every server of the cluster, each signing with the same key: the one the
+    push-key job makes once in the volume they share (any process may notify any player)."""
+    key = flags.get("--vapid-key", "")
+    check(key, f"{name} passes --vapid-key, so push is on")
+    check(flags.get("--vapid-subject"), f"{name} passes --vapid-subject, which --vapid-key needs")
+    maker = services.get("push-key", {})
+    made = " ".join(str(word) for word in maker.get("entrypoint", []))
+    check(f"--generate-vapid-key {key}" in made and f"test -s {key}" in made,
+          f"push-key makes {key} once, keeping the key an earlier start made")
+    key_folder = str(pathlib.PurePosixPath(key).parent)
+    shared = [v.split(":")[0] for v in maker.get("volumes", []) if v.split(":")[1:2] == [key_folder]]
+    check(shared and f"{shared[0]}:{key_folder}:ro" in service.get("volumes", []),
+          f"{name} reads the key from push-key's volume, read-only")
+    check((service.get("depends_on") or {}).get("push-key", {}).get("condition") == "service_completed_successfully",
+          f"{name} starts once push-key has made the key")
+
+
 def check_cluster():
     """docker/compose.cluster.yml and docker/nginx.cluster.conf: nginx in front of two or three
     server processes on one PostgreSQL, and nginx's upstreams are exactly those processes, none
@@ -44,7 +62,9 @@ def check_cluster():
     compose = yaml.safe_load((ROOT / "docker/compose.cluster.yml").read_text())
     services = compose["services"]
     named_volumes = compose.get("volumes") or {}
-    servers = {name: s for name, s in services.items() if s.get("image", "").startswith("mancala-online")}
+    # The servers run the image's entrypoint (mancala-server); a one-shot job has its own.
+    servers = {name: s for name, s in services.items()
+               if s.get("image", "").startswith("mancala-online") and "entrypoint" not in s}
     nginx_networks = services.get("nginx", {}).get("networks") or {}
     nginx_address = (nginx_networks.get("default") or {}).get("ipv4_address")
     check(nginx_address, "nginx has a fixed address on the cluster's network")
@@ -64,6 +84,7 @@ def check_cluster():
         context = (ROOT / "docker" / service["build"]["context"]).resolve()
         check((context / service["build"].get("dockerfile", "Dockerfile")).exists(),
               f"{name} builds from a Dockerfile that exists")
+        check_push_key(name, service, flags, services)
     postgres = services.get("postgres", {})
     check(postgres.get("image", "").startswith("postgres:"), "the cluster runs PostgreSQL's official image")
     check("healthcheck" in postgres, "postgres has a health check the servers wait for")

@@ -1,8 +1,10 @@
 // Game analysis over HTTP (issue 32): who may ask, caching, positions that line up with the
-// history's, a restart during an analysis, imported records, record texts, what-if searches
-// and the rate limits. The server searches with a small budget (--analysis-playouts).
+// history's, a restart during an analysis, imported records, record texts, what-if searches,
+// the rate limits and the bounded queues (issue 46). The server searches with a small budget
+// (--analysis-playouts).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <thread>
 
 #include "mancala/action_line.hpp"
@@ -474,6 +476,123 @@ TEST(Analysis, AnAnalysisResumedAfterARestartKeepsToTheLimits) {
   }
   EXPECT_EQ(status["state"], "failed") << status.dump();
   EXPECT_EQ(status["done"], 0) << "not one position searched";
+}
+
+// Issue 46: a stored game's /positions answers a page even when nobody asked for one (it once
+// answered every state, megabytes for a long Njaka game): from 0, at most 50, and where the
+// next page starts; following `next` gives every state.
+TEST(History, PositionsWithoutAQueryAreTheFirstPage) {
+  ServerProcess server(":memory:", kSmallBudget);
+  Table table = open_table(server.port(), "njaka", Json{{"players", 4}}, 4);
+  play_to_end(table, 5);
+  ASSERT_GT(table.states.size(), 50u) << "a game longer than a page";
+  const std::string target = "/api/games/" + table.room + "/positions";
+  const HttpReply first = get(server.port(), target, table.tokens[0]);
+  ASSERT_EQ(first.status, 200) << first.text.substr(0, 300);
+  EXPECT_EQ(first.body["from"], 0);
+  EXPECT_EQ(first.body["total"], table.states.size());
+  EXPECT_EQ(first.body["id"], table.room);
+  const std::size_t given = first.body["states"].size();
+  EXPECT_GE(given, 1u);
+  EXPECT_LE(given, 50u);
+  EXPECT_LE(first.text.size(), 64u * 1024) << "within what an answer to a GET may be";
+  EXPECT_EQ(first.body["next"], given);
+  Json states = first.body["states"];
+  for (Json next = first.body["next"]; !next.is_null();) {
+    const HttpReply page = get(server.port(), target + "?from=" + next.dump(), table.tokens[0]);
+    ASSERT_EQ(page.status, 200) << page.text.substr(0, 300);
+    for (const Json& state : page.body["states"]) states.push_back(state);
+    next = page.body["next"];
+  }
+  ASSERT_EQ(states.size(), table.states.size());
+  for (std::size_t v = 0; v < states.size(); ++v) EXPECT_EQ(states[v], table.states[v]) << "version " << v;
+}
+
+// Issue 46: records are read and replayed on a worker of their own with a bounded queue. Beyond
+// it (here one waiting) an import is refused at once, 503 with Retry-After; the queue drains.
+TEST(Records, AFullReplayQueueIsSaidSoWithRetryAfter) {
+  ServerProcess server(":memory:", {"--analysis-playouts", "60", "--replay-queue", "1"});
+  const std::string text = njaka_record(100'000);  // 2,601 entries: long enough to keep the worker busy
+  constexpr int kImports = 12;  // one replayed, one waiting, the others beyond the queue
+  std::vector<HttpReply> replies(kImports);
+  std::vector<std::thread> imports;
+  for (int i = 0; i < kImports; ++i)
+    imports.emplace_back([&, i] { replies[i] = http_text(server.port(), "POST", "/api/records", text); });
+  for (auto& thread : imports) thread.join();
+  int ok = 0, busy = 0;
+  for (const HttpReply& reply : replies) {
+    ok += reply.status == 200;
+    if (reply.status != 503) continue;
+    ++busy;
+    EXPECT_EQ(reply.retry_after, "2");
+    EXPECT_EQ(reply.body["error"], "the server is reading as many game records as it can; try again in a few seconds");
+  }
+  EXPECT_GT(busy, 0) << "more imports at once than one worker and a queue of one hold";
+  EXPECT_GT(ok, 0);
+  EXPECT_EQ(ok + busy, kImports) << "each import is either read or refused as busy";
+  EXPECT_EQ(http_text(server.port(), "POST", "/api/records", text).status, 200) << "the queue drained";
+}
+
+// Issue 46, 4: the global cap (--analysis-queue) holds for analyses a restart left: of three
+// stored ones, two resume and the third waits in the database until one of them ends, then
+// runs; a new one is refused meanwhile. Polled: an analysis that has a position has started,
+// and one that is done stays done, so "started in a first pass minus done in a later one"
+// never counts more than were running at once.
+TEST(Analysis, AnalysesResumedAfterARestartKeepToTheGlobalCap) {
+  TempDir dir;
+  const std::string db = dir.file("analysis.db");
+  const std::vector<std::string> proxy = {"--trusted-proxy", "127.0.0.1"};
+  const auto from = [](std::size_t k) {
+    return std::vector<std::pair<std::string, std::string>>{{"X-Forwarded-For", "203.0.113." + std::to_string(k + 1)}};
+  };
+  std::vector<std::string> texts, targets;
+  for (std::size_t moves : {20, 24, 28, 32}) texts.push_back(njaka_record(moves, moves));
+  {  // three analyses asked for, from three addresses, and none worked on before the stop
+    std::vector<std::string> flags = {"--analysis-threads", "0", "--analysis-queue", "8"};
+    flags.insert(flags.end(), proxy.begin(), proxy.end());
+    ServerProcess before(db, flags);
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      const HttpReply imported = http_text(before.port(), "POST", "/api/records", texts[k], from(k));
+      ASSERT_EQ(imported.status, 200) << imported.text;
+      targets.push_back("/api/records/" + imported.body["key"].get<std::string>() + "/analysis");
+      if (k < 3) {
+        ASSERT_EQ(http_text(before.port(), "POST", targets[k], texts[k], from(k)).status, 202) << k;
+      }
+    }
+  }
+
+  std::vector<std::string> flags = {"--analysis-threads", "1", "--analysis-queue", "2", "--analysis-playouts", "1500"};
+  flags.insert(flags.end(), proxy.begin(), proxy.end());
+  ServerProcess server(db, flags);
+  const HttpReply full = http_text(server.port(), "POST", targets[3], texts[3], from(3));
+  EXPECT_EQ(full.status, 503) << "the two resumed analyses fill the queue: " << full.text;
+  EXPECT_EQ(full.body["error"], "the analysis queue is full (2 analyses); try again when one has finished");
+  EXPECT_FALSE(full.retry_after.empty());
+
+  const auto states = [&] {
+    std::vector<Json> out;
+    for (std::size_t k = 0; k < 3; ++k) out.push_back(get(server.port(), targets[k]).body);
+    return out;
+  };
+  std::size_t most_at_once = 0;
+  std::set<std::size_t> finished;
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (finished.size() < 3 && std::chrono::steady_clock::now() < deadline) {
+    const std::vector<Json> first = states();
+    const std::vector<Json> second = states();
+    std::size_t started = 0;
+    finished.clear();
+    for (std::size_t k = 0; k < 3; ++k) {
+      ASSERT_NE(second[k]["state"], "failed") << second[k].dump();
+      started += first[k]["done"] > 0;
+      if (second[k]["state"] == "done") finished.insert(k);
+    }
+    most_at_once = std::max(most_at_once, started - std::min(started, finished.size()));
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(finished.size(), 3u) << "the one that waited ran once a place was free";
+  EXPECT_LE(most_at_once, 2u) << "no more analyses ran at once than --analysis-queue allows";
+  EXPECT_EQ(http_text(server.port(), "POST", targets[3], texts[3], from(3)).status, 202) << "places are free again";
 }
 
 }  // namespace

@@ -2,11 +2,9 @@
 // steps through it, with its analysis, what-if play and its record as text.
 import { h, clear, toast } from './dom.js';
 import { gameIds, gameName } from './catalog.js';
-import { getJson } from './api.js';
+import { getJson, fetchGame } from './api.js';
 import { ratedBadge } from './players.js';
 import { showViewer, playerNames } from './replay_view.js';
-import { storedGameSource } from './analysis_api.js';
-import { createPositions } from './positions.js';
 
 // --- the search ---------------------------------------------------------------------------------
 export function showHistoryList(main, app) {
@@ -89,10 +87,9 @@ export function showReplay(main, app, gameId) {
   const analyse = new URLSearchParams(location.hash.split('?')[1] ?? '').has('analyse');
   let stop = null;
   let left = false;
-  const source = storedGameSource(gameId);
-  Promise.all([getJson(`/api/games/${encodeURIComponent(gameId)}`), source.positions(0)]).then(([record, first]) => {
+  fetchGame(gameId).then(({ record, source, positions }) => {
     if (left) return;
-    stop = showViewer(main, { record, positions: createPositions(source, first), source, analyse,
+    stop = showViewer(main, { record, positions, source, analyse,
       links: [h('a', { href: '#/history' }, 'All games')] });
   }, (error) => {
     if (!left) main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));

@@ -8,7 +8,7 @@ import { describeError } from './errors.js';
 import { fetchGame } from './api.js';
 import { allClaimWindows } from './catalog.js';
 import { openPlayComputer } from './computer.js';
-import { seats as seatStore, invites, identity } from './storage.js';
+import { seats as seatStore, invites } from './storage.js';
 import { createMutes } from './mutes.js';
 import { beep } from './sound.js';
 import { initialState, reduce, mySeat, wantsHistory, rematchStarted } from './room_state.js';
@@ -32,7 +32,7 @@ export function showRoom(main, app, { roomId, invite }) {
     claim: () => state.claim && act({ type: state.claim.name, room: state.room.id, window: state.claim.window }),
     rematch: () => act({ type: 'rematch', room: state.room.id }, noRematch),
     playComputer: () => openPlayComputer(app, state.room.game),
-    view: (version) => dispatch({ type: 'view', version }), live: () => dispatch({ type: 'live' }),
+    view: viewVersion, live: goLive,
     mayPlayRated: app.isAccount,
     signUp: () => openAccountDialog(app, 'signup'),
     chat: (text) => conn.request({ type: 'chat', room: state.room.id, text }, { resend: false }),
@@ -99,12 +99,33 @@ export function showRoom(main, app, { roomId, invite }) {
     resync();
   }
 
-  // Versions before this page opened come from the history API (positions and turns in words).
+  // Versions before this page opened come from the history API: the turns in words at once,
+  // their positions a page at a time, as they are looked at (positions.js).
+  let history = null;
   async function loadHistory() {
     dispatch({ type: 'history_asked' });
     if (state.room.version === 0) return;
-    const game = await fetchGame(state.room.id, identity.get()?.token).catch(() => null);
-    if (game) dispatch({ type: 'history', game });
+    const game = await fetchGame(state.room.id).catch(() => null);
+    if (!game) return;
+    history = game.positions;
+    dispatch({ type: 'history', record: game.record, states: history.entries() });
+  }
+
+  // An earlier version looked at: its position is fetched first if this page has not got it;
+  // only the latest request is shown, and none once the player went back to live.
+  let wanted = null;
+  async function viewVersion(version) {
+    wanted = version;
+    if (!state.positions.has(version) && history && version < history.total) {
+      try { await history.load(version); } catch (error) { showError(error); return; }
+      dispatch({ type: 'positions', states: history.entries() });
+    }
+    if (wanted === version) dispatch({ type: 'view', version });
+  }
+
+  function goLive() {
+    wanted = null;
+    dispatch({ type: 'live' });
   }
 
   // Updates are played back in order, one at a time.

@@ -52,6 +52,7 @@ const STEPS = {
   welcome: (state, message) => ({ ...state, playerId: message.player_id }),
   history_asked: askHistory,
   history: applyHistory,
+  positions: (state, { states }) => ({ ...state, positions: withPositions(state.positions, states) }),
   played,
   view: viewVersion,
   live: goLive,
@@ -186,12 +187,20 @@ function askHistory(state) {
   return { ...state, historyAsked: true, positions };
 }
 
-// The stored game ({record, states}): the positions and turns this page has not seen.
-function applyHistory(state, { game }) {
-  const positions = new Map(state.positions);
-  game.states.forEach((position, version) => { if (!positions.has(version)) positions.set(version, position); });
+// States fetched ([version, state] pairs) that this page has not seen itself.
+function withPositions(positions, states) {
+  const out = new Map(positions);
+  for (const [version, position] of states) if (!out.has(version)) out.set(version, position);
+  return out;
+}
+
+// The stored game's record and the states fetched of it so far ([version, state] pairs; the
+// others come with `positions` as they are looked at): the turns and positions this page has
+// not seen.
+function applyHistory(state, { record, states }) {
+  const positions = withPositions(state.positions, states);
   const updates = new Map(state.updates);
-  for (const turn of game.record.turns ?? []) {
+  for (const turn of record.turns ?? []) {
     if (turn.version !== undefined && !updates.has(turn.version)) updates.set(turn.version, entryOf(historyUpdate(turn)));
   }
   const next = { ...state, positions, updates };

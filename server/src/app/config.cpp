@@ -152,6 +152,10 @@ const std::vector<Flag>& flags() {
        "analyses queued or running at once (default 8); more are refused 503 until one ends. Each "
        "player and each address may have 2 of them",
        [](Config& c, const FlagValue& v) { c.analysis_queue = static_cast<int>(v.integer(1, 10'000)); }},
+      {"--replay-queue", "N",
+       "imports, pages of positions, what-ifs and analysis starts that may wait for the one "
+       "record-replay worker (default 16, 1-10000); beyond it they are refused with 503 and Retry-After",
+       [](Config& c, const FlagValue& v) { c.replay_queue = static_cast<int>(v.integer(1, 10'000)); }},
       {"--public-metrics", "",
        "/metrics answers every client; without it only loopback peers (a scraper on the machine) get "
        "it, everyone else 404",

@@ -26,6 +26,7 @@ struct Config {
   std::int64_t analysis_playouts = 0;  // --analysis-playouts; 0: the engine's default budget
   int analysis_threads = 1;  // --analysis-threads: workers for analyses and what-ifs (0 pauses them)
   int analysis_queue = 8;    // --analysis-queue: analyses queued or running at once
+  int replay_queue = 16;     // --replay-queue: record reads and replays waiting at most; more get 503
   bool public_metrics = false;  // --public-metrics: /metrics for every peer, not only loopback
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;

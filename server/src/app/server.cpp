@@ -30,10 +30,9 @@ namespace {
 
 constexpr auto kCloseGrace = std::chrono::seconds(2);
 constexpr std::size_t kBotQueueCapacity = 4096;
-// Records and games being read or replayed for the analysis API at once, waiting or worked on:
-// beyond, the request is answered 503 (issue 46). One import of a 64 KiB record is about 1 s.
+// Records and games being read or replayed for the analysis API at once; beyond --replay-queue
+// waiting, the request is answered 503 (issue 46). One import of a 64 KiB record is about 1 s.
 constexpr int kRecordReplayThreads = 1;
-constexpr std::size_t kRecordReplayQueue = 16;
 // Analyses' positions (one queued per running analysis) and what-ifs waiting for a worker.
 constexpr std::size_t kAnalysisWorkQueue = 64;
 
@@ -234,7 +233,7 @@ int run_server(const Config& config) {
   const auto analyses =
       AnalysisJobs::create(io, analysis_workers, storage, config.analysis_playouts, analysis_limits);
   analyses->resume_unfinished();
-  WorkQueue record_replays(kRecordReplayThreads, kRecordReplayQueue, "replay");
+  WorkQueue record_replays(kRecordReplayThreads, static_cast<std::size_t>(config.replay_queue), "replay");
 
   // Password hashes on workers of their own, so that log-ins at speed cannot hold the readers.
   WorkQueue password_work(config.password_threads, static_cast<std::size_t>(config.password_queue), "password");

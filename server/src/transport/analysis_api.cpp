@@ -1,8 +1,6 @@
 #include "analysis_api.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <limits>
 
 #include "analysis_jobs.hpp"
 #include "api_parts.hpp"
@@ -29,10 +27,6 @@ constexpr const char* kStillPlaying = "this game is still being played; it can b
 // entries (actions and forced events) here, so that nothing longer is replayed. A 22 KB
 // four-seat Njaka record has about 1,900 moves.
 constexpr std::size_t kMaxRecordTurns = 4'000;
-// The states a page of positions holds at most; fewer when they would make the answer larger
-// than ten times its request plus 64 KiB (what issue 46 allows any answer).
-constexpr std::int64_t kMaxPositionsPage = 50;
-constexpr std::size_t kAnswerAllowance = 64 * 1024;
 constexpr auto kBusyRetry = std::chrono::seconds(2);
 constexpr auto kQueueRetry = std::chrono::seconds(30);
 
@@ -270,57 +264,20 @@ void parse_record(const std::shared_ptr<const HttpRequest>& request, const HttpC
   });
 }
 
-// ?from=&count= of a page of positions: from 0, count 1 to kMaxPositionsPage (the most by default).
-std::pair<std::int64_t, std::int64_t> page_of(const HttpRequest& request) {
-  const std::string_view target = to_std(request.target());
-  const auto question = target.find('?');
-  std::int64_t from = 0;
-  std::int64_t count = kMaxPositionsPage;
-  for (std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1); !query.empty();) {
-    const auto end = std::min(query.find('&'), query.size());
-    const std::string_view pair = query.substr(0, end);
-    const auto equals = pair.find('=');
-    const std::string_view name = pair.substr(0, equals);
-    const std::string_view value = equals == std::string_view::npos ? "" : pair.substr(equals + 1);
-    std::int64_t* field = name == "from" ? &from : name == "count" ? &count : nullptr;
-    const std::int64_t max = name == "from" ? std::numeric_limits<std::int32_t>::max() : kMaxPositionsPage;
-    const std::int64_t min = name == "from" ? 0 : 1;
-    if (field) {
-      const auto [last, error] = std::from_chars(value.data(), value.data() + value.size(), *field);
-      if (error != std::errc() || last != value.data() + value.size() || *field < min || *field > max)
-        throw HttpError{http::status::bad_request, "'" + std::string(name) + "' must be an integer from " +
-                                                       std::to_string(min) + " to " + std::to_string(max)};
-    }
-    query.remove_prefix(std::min(end + 1, query.size()));
-  }
-  return {from, count};
-}
-
-// Positions `from` to `from + count - 1` of a record, as far as its answer may go: {key, from,
-// total, states, next} with `next` the position the next page starts at (null after the last).
-Json record_positions_page(const Json& record, const std::string& key, std::int64_t from, std::int64_t count,
-                           std::size_t budget) {
-  Json states = Json::array();
-  std::size_t bytes = 0;
+// A page of a record's positions (PositionsPage), replayed as far as the page goes:
+// {key, from, total, states, next}.
+Json record_positions_page(const Json& record, const std::string& key, PositionsPage page) {
   std::int64_t index = 0;
   const auto take = [&](const Match& match) {
-    const bool wanted = index >= from && index < from + count && (states.empty() || bytes < budget);
+    if (page.wants(index)) page.add(match.state());
     ++index;
-    if (!wanted) return;
-    Json state = match.state();
-    bytes += to_json_text(state).size();
-    if (states.empty() || bytes <= budget) states.push_back(std::move(state));
   };
   Match match = record_opening(record);
   take(match);
   replay_record_actions(match, record, [&](const Match& after, const std::string&) { take(after); });
-  const std::int64_t total = index;
-  if (from >= total)
-    throw HttpError{http::status::bad_request, "'from' must be below " + std::to_string(total) +
-                                                   ", the positions of this record"};
-  const auto next = from + static_cast<std::int64_t>(states.size());
-  return Json{{"key", key}, {"from", from}, {"total", total}, {"states", std::move(states)},
-              {"next", next < total ? Json(next) : Json()}};
+  Json answer = std::move(page).answer(index);
+  answer["key"] = key;
+  return answer;
 }
 
 // The record's JSON once its text is the key's: the canonical text itself (as the page sends
@@ -340,12 +297,10 @@ void record_positions(const std::shared_ptr<const HttpRequest>& request, const H
   check_method(*request, "POST");
   check_origin(*request, context);
   count_against(context.limits.record_positions, caller, "pages of positions");
-  const auto [from, count] = page_of(*request);
-  on_replay_worker(request, context, reply, [request, reply, key, from, count] {
+  PositionsPage page(*request);  // a bad query is refused before anything is queued
+  on_replay_worker(request, context, reply, [request, reply, key, page = std::move(page)] {
     const Json record = keyed_record(request->body(), key);
-    // What the states may take of the answer: all of it but some room for the rest.
-    const std::size_t budget = kAnswerAllowance + 10 * request->body().size() - 4 * 1024;
-    reply(json_response(*request, http::status::ok, record_positions_page(record, key, from, count, budget)));
+    reply(json_response(*request, http::status::ok, record_positions_page(record, key, page)));
   });
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // What the history API (http_api.cpp) and the analysis API (analysis_api.cpp) share: their
-// error answers ({"error": "…"}), who is asking, and which stored games he may see.
+// error answers ({"error": "…"}), who is asking, which stored games he may see, and pages of
+// positions.
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -27,5 +29,31 @@ std::string viewer_id(const HttpRequest& request, const HttpContext& context);
 StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage);
 // Decodes a path segment; refuses bytes that are not UTF-8 once decoded (400).
 std::optional<std::string> decode_path_segment(std::string_view text);
+
+// A page of the states of a game or a record (issue 46), as its /positions answers it: always a
+// page, never all of them. ?from= (default 0) and ?count= (1 to kMaxStates, default the most)
+// say which states are asked; fewer are given when they would make the answer larger than what
+// any answer may be (ten times its request plus 64 KiB), though never none. The query is read
+// (and a bad one refused with 400) when the page is made, before anything is replayed.
+class PositionsPage {
+ public:
+  static constexpr std::int64_t kMaxStates = 50;
+  explicit PositionsPage(const HttpRequest& request);
+  // Whether the state at `index` goes in the page: asked for, and the page not yet full.
+  bool wants(std::int64_t index) const;
+  // The next state wanted, unless it would make the answer too long.
+  void add(Json state);
+  // {from, total, states, next}: `next` is where the next page starts (null after the last).
+  // 400 when `from` is not below `total`, the number of states there are.
+  Json answer(std::int64_t total) &&;
+
+ private:
+  std::int64_t from_ = 0;
+  std::int64_t count_ = kMaxStates;
+  std::size_t budget_ = 0;  // bytes the states may take of the answer
+  std::size_t bytes_ = 0;
+  bool full_ = false;
+  Json states_ = Json::array();
+};
 
 }  // namespace mancala::server

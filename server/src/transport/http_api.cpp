@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <map>
 
 #include "account_api.hpp"
@@ -135,25 +136,16 @@ const Json& game_types_json() {
   return body;
 }
 
-// A stored game's states: all of them, or with ?from= (and ?count=, at most 50) a page of them
-// that stays within 64 KiB (issue 46), with `total` and `next` (null after the last page).
-Json positions_json(const StoredGame& game, const Query& query) {
+// A stored game's states, a page of them (PositionsPage): {id, from, total, states, next}.
+Json positions_json(const StoredGame& game, const HttpRequest& request) {
+  PositionsPage page(request);
   Json states = game_states(game.meta, game.actions);
-  if (!query.contains("from") && !query.contains("count")) return Json{{"id", game.meta.id}, {"states", std::move(states)}};
   const auto total = static_cast<std::int64_t>(states.size());
-  const auto from = query.contains("from") ? parse_integer("from", query.at("from"), 0, total - 1) : 0;
-  const auto count = query.contains("count") ? parse_integer("count", query.at("count"), 1, 50) : 50;
-  constexpr std::size_t kPageBytes = 60 * 1024;
-  Json page = Json::array();
-  std::size_t bytes = 0;
-  for (auto index = from; index < std::min(total, from + count); ++index) {
-    bytes += to_json_text(states[static_cast<std::size_t>(index)]).size();
-    if (!page.empty() && bytes > kPageBytes) break;
-    page.push_back(std::move(states[static_cast<std::size_t>(index)]));
-  }
-  const auto next = from + static_cast<std::int64_t>(page.size());
-  return Json{{"id", game.meta.id}, {"from", from}, {"total", total}, {"states", std::move(page)},
-              {"next", next < total ? Json(next) : Json()}};
+  for (std::int64_t index = 0; index < total; ++index)
+    if (page.wants(index)) page.add(std::move(states[static_cast<std::size_t>(index)]));
+  Json answer = std::move(page).answer(total);
+  answer["id"] = game.meta.id;
+  return answer;
 }
 
 StringResponse route(const HttpRequest& request, const HttpContext& context) {
@@ -187,7 +179,7 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
     if (!id || id->empty() || id->find('/') != std::string::npos)
       throw HttpError{http::status::not_found, "no such endpoint"};
     const StoredGame game = visible_game(*id, viewer, context.storage);
-    if (positions) return json_response(request, http::status::ok, positions_json(game, query));
+    if (positions) return json_response(request, http::status::ok, positions_json(game, request));
     Json record = game_record(game.meta, game.actions);
     record["chat"] = chat_seen_by(game.meta, viewer, context.storage);
     return json_response(request, http::status::ok, record);
@@ -196,6 +188,37 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
 }
 
 }  // namespace
+
+// What the states may take of the answer: all it may be but some room for the rest of it.
+PositionsPage::PositionsPage(const HttpRequest& request)
+    : budget_(64 * 1024 + 10 * request.body().size() - 4 * 1024) {
+  const std::string_view target = to_std(request.target());
+  const auto question = target.find('?');
+  const Query query = parse_query(question == std::string_view::npos ? "" : target.substr(question + 1));
+  if (const auto it = query.find("from"); it != query.end())
+    from_ = parse_integer("from", it->second, 0, std::numeric_limits<std::int32_t>::max());
+  if (const auto it = query.find("count"); it != query.end()) count_ = parse_integer("count", it->second, 1, kMaxStates);
+}
+
+bool PositionsPage::wants(std::int64_t index) const { return !full_ && index >= from_ && index < from_ + count_; }
+
+void PositionsPage::add(Json state) {
+  const std::size_t size = to_json_text(state).size();
+  if (!states_.empty() && bytes_ + size > budget_) {
+    full_ = true;
+    return;
+  }
+  bytes_ += size;
+  states_.push_back(std::move(state));
+}
+
+Json PositionsPage::answer(std::int64_t total) && {
+  if (from_ >= total)
+    throw HttpError{http::status::bad_request,
+                    "'from' must be below " + std::to_string(total) + ", the number of positions there are"};
+  const auto next = from_ + static_cast<std::int64_t>(states_.size());
+  return Json{{"from", from_}, {"total", total}, {"states", std::move(states_)}, {"next", next < total ? Json(next) : Json()}};
+}
 
 StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
   return text_response(request, status, "application/json", to_json_text(body));

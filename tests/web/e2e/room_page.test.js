@@ -63,6 +63,11 @@ describe('the room page', { concurrency: true }, () => {
       await ada.waitForSelector(`[data-testid=room][data-room="${roomId}"][data-settled=true]`);
       await ada.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] button').length > 5);
       assert.match(await text(ada, 'move-1'), /^(Ada \d+|Computer, level 1) (sowed|played)/);
+      // ... and an earlier position from the history's pages of positions (/positions is paged).
+      await ada.getByTestId('move-1').click();
+      await ada.waitForSelector('[data-testid=room][data-viewing="1"]');
+      await ada.getByTestId(size === '390' ? 'back-to-live-board' : 'back-to-live').click();
+      await ada.waitForSelector('[data-testid=room][data-viewing=""]');
 
       await screenshot(ada, `room-page-moves-${size}`);
       await playToEnd(ada, random);

@@ -157,13 +157,24 @@ describe('the move list', () => {
     assert.equal(wantsHistory(state), true);
     state = reduce(state, { type: 'history_asked' });
     assert.equal(wantsHistory(state), false);
-    const game = { states: [position(0), position(1), position(2), position(3)],
-      record: { turns: [{ version: 1, seat: 0, tokens: 'r2', events: [] }, { version: 2, seat: 1, tokens: 'c4', events: [] },
-        { version: 3, seat: 0, tokens: 'other', events: [] }] } };
-    state = reduce(state, { type: 'history', game });
+    const record = { turns: [{ version: 1, seat: 0, tokens: 'r2', events: [] }, { version: 2, seat: 1, tokens: 'c4', events: [] },
+      { version: 3, seat: 0, tokens: 'other', events: [] }] };
+    state = reduce(state, { type: 'history', record, states: [[0, position(0)], [1, position(1)], [3, 'another']] });
     assert.deepEqual([...state.updates.keys()].sort(), [1, 2, 3]);
     assert.equal(state.updates.get(3).tokens, 'r1', 'what the page saw itself stays');
     assert.deepEqual(state.positions.get(0), position(0));
+    assert.deepEqual(state.positions.get(3), position(3), 'the position the page saw itself stays');
+  });
+
+  it('takes the positions fetched later, when an earlier version is looked at', () => {
+    let state = reduce(room(update(3)), { type: 'history_asked' });
+    state = reduce(state, { type: 'history', record: { turns: [] }, states: [[0, position(0)]] });
+    assert.equal(reduce(state, { type: 'view', version: 1 }).viewing, null, 'no position, nothing to show');
+    state = reduce(state, { type: 'positions', states: [[0, 'other'], [1, position(1)], [2, position(2)]] });
+    assert.deepEqual(state.positions.get(0), position(0));
+    state = reduce(state, { type: 'view', version: 1 });
+    assert.equal(state.viewing, 1);
+    assert.deepEqual(boardState(state), position(1));
   });
 });
 
