@@ -88,7 +88,7 @@ function patch(kept, node) {
   for (const [type, handler] of kept[LISTENERS] ?? []) kept.removeEventListener(type, handler);
   kept[LISTENERS] = [];
   for (const [type, handler] of node[LISTENERS] ?? []) listen(kept, type, handler);
-  if ('value' in node && kept.value !== node.value) kept.value = node.value;
+  // A kept form control keeps what the person chose in it (a level picked, not yet confirmed).
   morph(kept, [...node.childNodes]);
 }
 
