@@ -4,7 +4,7 @@
 // shows its rating for this game; a guest's has a "guest" mark; a rated room's seats are for
 // accounts only. On phones the clocks are repeated in a bar above the board.
 // `view`: {state, room, names, me, clocks, act} (room_view.js).
-import { h, morph } from './dom.js';
+import { h } from './dom.js';
 import { seatLabels } from './boards/index.js';
 import { seatScore } from './scores.js';
 import { COLORS } from './boards/view.js';
@@ -13,7 +13,7 @@ import { accountMark, isAccount, nameLink, playerMarks } from './players.js';
 
 export function renderSeats(list, view) {
   const { room, me } = view;
-  morph(list, seatLabels(room.game, room.options).map((label, i) => {
+  list.replaceChildren(...seatLabels(room.game, room.options).map((label, i) => {
     const seat = room.seats[i] ?? { seat: i };
     const item = h('li', { class: `seat${toMove(room, i) ? ' to-move' : ''}${me === i ? ' mine' : ''}`,
       dataset: { testid: `seat-${i}` }, style: `--seat: ${COLORS[i]}` }, seatParts(view, seat, i, label));
