@@ -9,21 +9,25 @@ COPY . .
 RUN bash -c 'source scripts/common.sh && build mancala mancala-server'
 
 # Runtime: only the shared libraries the two executables use (libssl3 and the CA certificates for
-# Web Push over TLS), the executables and the web client.
+# Web Push over TLS), the executables and the web client. The user and its group are both 10001,
+# so files on a host folder have an owner and group the host can name in one chown.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libssl3 libjemalloc2 libicu72 ca-certificates curl \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 libssl3 libjemalloc2 libicu72 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mancala \
+    && groupadd --system --gid 10001 mancala \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin mancala \
     && mkdir -p /data && chown mancala:mancala /data
 COPY --from=build /src/build/server/mancala-server /usr/local/bin/mancala-server
 COPY --from=build /src/build/cli/mancala /usr/local/bin/mancala
 COPY --from=build /src/web-client /usr/share/mancala/web-client
-USER mancala
+COPY docker/entrypoint.sh /usr/local/lib/mancala/entrypoint.sh
+COPY docker/healthcheck.sh /usr/local/lib/mancala/healthcheck.sh
+# The entrypoint starts as root only to hand a host folder at /data to uid 10001, then runs the
+# server as that user (docker/entrypoint.sh); `docker exec --user mancala` for commands.
 VOLUME ["/data"]
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
-  CMD curl --fail --silent --max-time 2 http://127.0.0.1:8080/healthz || exit 1
-ENTRYPOINT ["mancala-server", "--bind", "0.0.0.0", "--port", "8080", "--db", "/data/mancala.db", \
-            "--static", "/usr/share/mancala/web-client"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["/usr/local/lib/mancala/healthcheck.sh"]
+ENTRYPOINT ["/usr/local/lib/mancala/entrypoint.sh"]
 CMD []

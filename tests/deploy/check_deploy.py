@@ -45,6 +45,8 @@ def check_push_key(name, service, flags, services):
     check(flags.get("--vapid-subject"), f"{name} passes --vapid-subject, which --vapid-key needs")
     maker = services.get("push-key", {})
     made = " ".join(str(word) for word in maker.get("entrypoint", []))
+    check(str(maker.get("user")) == "10001:10001",
+          "push-key writes the key as the servers' user (the image starts as root), so they can read it")
     check(f"--generate-vapid-key {key}" in made and f"test -s {key}" in made,
           f"push-key makes {key} once, keeping the key an earlier start made")
     key_folder = str(pathlib.PurePosixPath(key).parent)
@@ -142,12 +144,24 @@ def main():
     check("ensure_packages" in dockerfile and "build mancala mancala-server" in dockerfile,
           "the image builds with the same steps as ./run.sh (scripts/common.sh)")
     check("8080" in exposed, "the image exposes 8080")
-    check(healthcheck and "/healthz" in healthcheck, "HEALTHCHECK probes /healthz")
-    check(re.search(r"^USER (?!root)\S+", dockerfile, re.M), "the server runs as a non-root user")
-    check(entrypoint and entrypoint[0] == "mancala-server", "the entrypoint starts mancala-server")
-    flags = dict(zip(entrypoint[1::2], entrypoint[2::2])) if entrypoint else {}
+    check(healthcheck and "healthcheck.sh" in healthcheck, "HEALTHCHECK runs docker/healthcheck.sh")
+    check("mancala-server --health" in (ROOT / "docker/healthcheck.sh").read_text(),
+          "the health check asks the server with mancala-server --health")
+    check(re.search(r"groupadd --system --gid 10001 mancala", dockerfile) and
+          re.search(r"useradd --system --uid 10001 --gid 10001", dockerfile),
+          "the image's user and its group are both 10001")
+    check(entrypoint == ["/usr/local/lib/mancala/entrypoint.sh"], "the entrypoint is docker/entrypoint.sh")
+    start = (ROOT / "docker/entrypoint.sh").read_text()
+    defaults = re.search(r"^set -- (.*) \"\$@\"$", start, re.M)
+    words = defaults.group(1).split() if defaults else []
+    flags = dict(zip(words[0::2], words[1::2]))
     check(flags.get("--bind") == "0.0.0.0", "the server binds 0.0.0.0 in the container")
     check(flags.get("--db") == "/data/mancala.db", "the database lives on the /data volume")
+    check("printf '%s\\0' \"$@\" > /tmp/mancala-server.flags" in start and
+          "/tmp/mancala-server.flags" in (ROOT / "docker/healthcheck.sh").read_text(),
+          "the health check reads the flags the entrypoint started the server with")
+    check("exec setpriv --reuid=10001 --regid=10001 --clear-groups -- mancala-server" in start,
+          "the server runs as uid and gid 10001, never as root")
     for artifact in copies_from_build:
         if artifact.startswith("/src/build/"):
             target = pathlib.PurePath(artifact).name

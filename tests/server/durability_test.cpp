@@ -314,5 +314,18 @@ TEST(CommandLine, HelpAndBadUsage) {
   EXPECT_EQ(run_server_command({"--frobnicate"}), 2);
 }
 
+// A container's health check runs `--health` with the flags the server was started with.
+TEST(CommandLine, HealthAsksTheServerThatTheSameFlagsStart) {
+  ServerProcess server;
+  const std::string port = std::to_string(server.port());
+  std::string out;
+  EXPECT_EQ(run_server_command({"--health", "--bind", "0.0.0.0", "--port", port}, &out), 0) << "a wildcard bind is asked on loopback";
+  EXPECT_NE(out.find("healthy: http://127.0.0.1:" + port + "/healthz answered 200"), std::string::npos) << out;
+  EXPECT_EQ(run_server_command({"--port", port, "--health"}), 0);
+  server.terminate();
+  EXPECT_EQ(run_server_command({"--health", "--port", port}), 1) << "nothing listens there any more";
+  EXPECT_EQ(run_server_command({"--health", "--port", "0"}), 1) << "port 0 names no server";
+}
+
 }  // namespace
 }  // namespace mancala::testing

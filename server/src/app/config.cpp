@@ -165,6 +165,10 @@ const std::vector<Flag>& flags() {
       {"--rate-limit", "N",
        "messages a second per WebSocket (default 20, bursts of 2N); raise it only for load tests and bots",
        [](Config& c, const FlagValue& v) { c.rate_limit = static_cast<int>(v.integer(1, 1000000)); }},
+      {"--health", "",
+       "ask the server these same flags start (its --port and --bind; loopback for 0.0.0.0) for "
+       "/healthz, print one line and exit 0 when it is healthy, 1 when not: a container's health check",
+       [](Config& c, const FlagValue&) { c.health = true; }},
       {"--backup", "FILE", "write a consistent copy of the database to FILE, then exit",
        [](Config& c, const FlagValue& v) { c.backup_to = v.text; }},
       {"--reset-password", "NAME",

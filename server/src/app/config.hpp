@@ -30,6 +30,7 @@ struct Config {
   bool public_metrics = false;  // --public-metrics: /metrics for every peer, not only loopback
   int rate_limit = 20;  // messages a second per connection (bursts of twice as many)
   LogLevel log_level = LogLevel::info;
+  bool health = false;     // --health: ask the running server's /healthz and exit
   std::string backup_to;  // --backup FILE: copy the database and exit
   std::string reset_password_of;  // --reset-password NAME: print a reset link and exit
   std::string silence_who;        // --silence WHO --for D: refuse WHO's chat for D, then exit

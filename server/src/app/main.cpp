@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "config.hpp"
+#include "health_probe.hpp"
 #include "server.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,11 @@ int main(int argc, char** argv) {
   if (config.help) {
     std::cout << usage();
     return 0;
+  }
+  if (config.health) {
+    const HealthAnswer answer = probe_health(config);
+    (answer.healthy ? std::cout : std::cerr) << "mancala-server: " << answer.said << "\n";
+    return answer.healthy ? 0 : 1;
   }
   try {
     return run_server(config);
