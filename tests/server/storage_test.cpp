@@ -13,6 +13,7 @@
 #include "database.hpp"
 #include "metrics.hpp"
 #include "pg_connection.hpp"
+#include "schema.hpp"
 #include "sqlite_vfs.hpp"
 #include "storage.hpp"
 #include "temp_postgres.hpp"
@@ -638,6 +639,37 @@ TEST_F(WalCheckpointerTest, AfterALongReaderTheWalStartsOverAndShrinks) {
   auto count = writer_->prepare("SELECT count(*) FROM t");
   ASSERT_TRUE(count.step());
   EXPECT_EQ(count.integer(0), 3000);
+}
+
+// schema.cpp writes each table once for both databases: fresh ones have the same tables and
+// columns, and each keeps the number of steps it shipped with (PostgreSQL has one of its own).
+TEST(Schema, BothDatabasesHaveTheSameTablesAndColumns) {
+  EXPECT_EQ(migrations(Dialect::sqlite).size(), 11u);
+  EXPECT_EQ(migrations(Dialect::postgresql).size(), 12u);
+  const auto dir = fresh_directory("mancala-schema-");
+  const std::string sqlite_path = (dir / "s.db").string();
+  const std::string postgres_url = testing::TempPostgres::shared().create_database();
+  Histogram latency;
+  Storage::open(sqlite_path, latency).reset();
+  Storage::open(postgres_url, latency).reset();
+  std::vector<std::string> in_sqlite, in_postgres;
+  Database sqlite(sqlite_path, false);
+  for (auto row = sqlite.prepare("SELECT m.name || '.' || p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+                                 "WHERE m.type = 'table' ORDER BY 1");
+       row.step();)
+    in_sqlite.push_back(row.text(0));
+  PgConnection postgres(postgres_url);
+  for (auto row = postgres.prepare("SELECT table_name || '.' || column_name FROM information_schema.columns "
+                                   "WHERE table_schema = current_schema() AND table_name <> 'schema_version' "
+                                   "ORDER BY 1");
+       row.step();)
+    in_postgres.push_back(row.text(0));
+  // Sorted here: the two databases' collations order '_' and '.' differently.
+  std::sort(in_sqlite.begin(), in_sqlite.end());
+  std::sort(in_postgres.begin(), in_postgres.end());
+  EXPECT_GT(in_sqlite.size(), 50u);
+  EXPECT_EQ(in_sqlite, in_postgres);
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Synchronous, WalCoalescing, ::testing::Values("FULL", "OFF"),

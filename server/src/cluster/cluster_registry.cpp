@@ -1,7 +1,7 @@
 #include "cluster_registry.hpp"
 
 #include "local_process.hpp"
-#include "pg_schema.hpp"
+#include "schema.hpp"
 
 namespace mancala::server {
 namespace {

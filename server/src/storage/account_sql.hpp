@@ -39,7 +39,7 @@ template <class Connection>
 void record_outcomes(Connection& db, const std::string& game_id, const std::vector<double>& outcomes,
                      const std::string& at);
 
-// Gives every account its name's skeleton (the migration that adds the column, account_schema.hpp).
+// Gives every account its name's skeleton (the migration that adds the column, schema.cpp).
 template <class Connection>
 void fill_name_skeletons(Connection& db);
 

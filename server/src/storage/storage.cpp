@@ -7,156 +7,22 @@
 #include <thread>
 #include <type_traits>
 
-#include "account_schema.hpp"
 #include "account_sql.hpp"
 #include "database.hpp"
 #include "group_commit_writer.hpp"
 #include "pg_connection.hpp"
-#include "pg_schema.hpp"
+#include "game_rows.hpp"
+#include "schema.hpp"
 #include "wal_checkpointer.hpp"
 
 #include "clock.hpp"
-#include "mancala/bot.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "log.hpp"
 
 namespace mancala::server {
 namespace {
 
-// Schema migrations, numbered by their position (PRAGMA user_version = how many have run).
-// Never edit one that has shipped; add the next.
-const char* const kMigrations[] = {
-    // 1: players, games (one per room), seats, every committed action, round records.
-    R"sql(
-      CREATE TABLE players (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        created TEXT NOT NULL
-      );
-      CREATE INDEX players_by_name ON players(name);
-      CREATE TABLE games (
-        seq INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        draws TEXT NOT NULL,
-        private INTEGER NOT NULL,
-        invite TEXT UNIQUE,
-        grace_seconds INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('waiting', 'playing', 'finished')),
-        created TEXT NOT NULL,
-        started TEXT,
-        finished TEXT,
-        result TEXT
-      );
-      CREATE INDEX games_by_status ON games(status, seq);
-      CREATE TABLE seats (
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        player_id TEXT NOT NULL REFERENCES players(id),
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, player_id)
-      );
-      CREATE INDEX seats_by_player ON seats(player_id);
-      CREATE TABLE moves (
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        version INTEGER NOT NULL CHECK (version > 0),
-        kind TEXT NOT NULL,
-        seat INTEGER,
-        tokens TEXT NOT NULL,
-        events TEXT NOT NULL,
-        at TEXT NOT NULL,
-        UNIQUE (game_id, version)
-      );
-      CREATE TABLE rounds (
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        record TEXT NOT NULL,
-        PRIMARY KEY (game_id, number)
-      ) WITHOUT ROWID;
-    )sql",
-    // 2: computer players hold seats too: such a seat has no player row but a bot_level.
-    // SQLite cannot drop NOT NULL from a column, so the table is rebuilt.
-    R"sql(
-      CREATE TABLE seats_new (
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        player_id TEXT REFERENCES players(id),
-        bot_level INTEGER CHECK (bot_level BETWEEN 1 AND 5),
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, player_id),
-        CHECK ((player_id IS NULL) <> (bot_level IS NULL))
-      );
-      INSERT INTO seats_new (game_id, seat, player_id) SELECT game_id, seat, player_id FROM seats;
-      DROP TABLE seats;
-      ALTER TABLE seats_new RENAME TO seats;
-      CREATE INDEX seats_by_player ON seats(player_id);
-    )sql",
-    // 3: game clocks. games.clock holds the settings (null: no clock); moves.clock the clock's
-    // view right after each update, for the history and for resuming after a restart;
-    // server_alive the last time the server was known to run, so that a restart charges a
-    // running clock up to then, and not the downtime after it.
-    R"sql(
-      ALTER TABLE games ADD COLUMN clock TEXT;
-      ALTER TABLE moves ADD COLUMN clock TEXT;
-      CREATE TABLE server_alive (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        at TEXT NOT NULL
-      );
-    )sql",
-    // 4: the player who created each room, which the lobby shows as its host. Older rows keep
-    // NULL: their host is not known.
-    R"sql(
-      ALTER TABLE games ADD COLUMN host TEXT REFERENCES players(id);
-    )sql",
-    // 5: accounts, sessions, ratings (account_schema.hpp: the same text for both databases).
-    kAccountsMigration,
-    // 6: room chat, reports, silences (account_schema.hpp).
-    kChatMigration,
-    // 7: Web Push subscriptions (account_schema.hpp).
-    kPushMigration,
-    // 8: game analyses (account_schema.hpp).
-    kAnalysisMigration,
-    // 9: who asked for each analysis (account_schema.hpp).
-    kAnalysisAskerMigration,
-    // 10: a reporter reports a chat line once (issue 46): the copies older servers kept go,
-    // then a unique index keeps it so.
-    R"sql(
-      DELETE FROM chat_reports WHERE rowid NOT IN
-        (SELECT MIN(rowid) FROM chat_reports GROUP BY game_id, player_id, at, reporter_id);
-      CREATE UNIQUE INDEX chat_reports_once ON chat_reports(game_id, player_id, at, reporter_id);
-    )sql",
-    // 11: accounts' name skeletons (account_schema.hpp), filled in C++ (fill_name_skeletons).
-    kNameSkeletonMigration,
-};
-constexpr std::int64_t kNameSkeletonNumber = 11;
-
-void migrate(Database& db) {
-  std::int64_t applied = 0;
-  {
-    auto version = db.prepare("PRAGMA user_version");
-    if (version.step()) applied = version.integer(0);
-  }
-  const auto known = static_cast<std::int64_t>(std::size(kMigrations));
-  if (applied > known)
-    throw SqlError("the database has schema version " + std::to_string(applied) +
-                   " but this server knows only " + std::to_string(known) + "; use a newer server");
-  for (auto number = applied; number < known; ++number) {
-    db.execute("BEGIN IMMEDIATE");
-    try {
-      db.execute(kMigrations[number]);
-      if (number + 1 == kNameSkeletonNumber) fill_name_skeletons(db);
-      // PRAGMA takes no bound parameters; the number is ours, not input.
-      db.execute("PRAGMA user_version = " + std::to_string(number + 1));
-      db.execute("COMMIT");
-    } catch (...) {
-      db.execute("ROLLBACK");
-      throw;
-    }
-    log_info("migrated", {{"schema_version", number + 1}});
-  }
-}
+using namespace game_rows;
 
 Database open_writer(const std::string& path) {
   Database db(path, /*create=*/true);
@@ -168,91 +34,8 @@ Database open_writer(const std::string& path) {
     db.execute("PRAGMA wal_autocheckpoint = 0");  // the WalCheckpointer's job
   }
   db.execute("PRAGMA synchronous = FULL");
-  migrate(db);
+  migrate_sqlite(db);
   return db;
-}
-
-// Columns 0..16 of kGameColumns.
-constexpr const char* kGameColumns =
-    "g.id, g.game, g.options, g.draws, g.private, g.invite, g.grace_seconds, g.status, g.created, "
-    "g.started, g.finished, g.result, g.clock, g.host, (SELECT h.name FROM players h WHERE h.id = g.host), g.rated, "
-    "g.spectator_chat";
-constexpr int kGameColumnCount = 17;
-
-template <class Row>
-Json json_or_null(const Row& row, int column) {
-  return row.is_null(column) ? Json() : Json::parse(row.text(column));
-}
-
-template <class Row>
-GameMeta read_meta(const Row& row) {
-  GameMeta meta;
-  meta.id = row.text(0);
-  meta.game = row.text(1);
-  meta.options = Json::parse(row.text(2));
-  meta.draws = Json::parse(row.text(3));
-  meta.is_private = row.integer(4) != 0;
-  meta.invite = row.text(5);
-  meta.grace_seconds = static_cast<int>(row.integer(6));
-  meta.status = row.text(7);
-  meta.created = row.text(8);
-  meta.started = row.text(9);
-  meta.finished = row.text(10);
-  meta.result = row.is_null(11) ? Json() : Json::parse(row.text(11));
-  meta.clock = json_or_null(row, 12);
-  meta.host_id = row.text(13);
-  meta.host_name = row.text(14);
-  meta.rated = row.integer(15) != 0;
-  meta.spectator_chat = row.integer(16) != 0;
-  return meta;
-}
-
-template <class Connection>
-void read_seats(Connection& db, GameMeta& meta) {
-  auto seats = db.prepare(
-      "SELECT s.seat, s.player_id, p.name, s.bot_level, "
-      "  CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.player_id = s.player_id) THEN 1 ELSE 0 END "
-      "FROM seats s "
-      "LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = ?1 ORDER BY s.seat");
-  seats.bind(1, meta.id);
-  while (seats.step()) {
-    const int bot_level = seats.is_null(3) ? 0 : static_cast<int>(seats.integer(3));
-    meta.seats.push_back({static_cast<int>(seats.integer(0)), bot_level ? "" : seats.text(1),
-                          bot_level ? bots::display_name(bot_level) : seats.text(2), bot_level,
-                          seats.integer(4) != 0});
-  }
-}
-
-template <class Connection>
-std::vector<StoredAction> read_actions(Connection& db, const std::string& game_id) {
-  auto rows = db.prepare(
-      "SELECT version, kind, seat, tokens, events, at, clock FROM moves WHERE game_id = ?1 "
-      "ORDER BY version");
-  rows.bind(1, game_id);
-  std::vector<StoredAction> actions;
-  while (rows.step()) {
-    StoredAction action;
-    action.version = rows.integer(0);
-    action.kind = rows.text(1);
-    if (!rows.is_null(2)) action.seat = static_cast<int>(rows.integer(2));
-    action.tokens = rows.text(3);
-    action.events = rows.text(4);
-    action.at = rows.text(5);
-    action.clock = json_or_null(rows, 6);
-    actions.push_back(std::move(action));
-  }
-  return actions;
-}
-
-// A person's seat has a player_id; a computer player's has a bot_level instead.
-template <class Connection>
-void insert_seat(Connection& db, const std::string& game_id, const StoredSeat& seat) {
-  db.prepare("INSERT INTO seats (game_id, seat, player_id, bot_level) VALUES (?1, ?2, ?3, ?4)")
-      .bind(1, game_id)
-      .bind(2, seat.seat)
-      .bind(3, seat.bot_level ? std::optional<std::string>() : seat.player_id)
-      .bind(4, seat.bot_level ? std::optional<int>(seat.bot_level) : std::nullopt)
-      .run();
 }
 
 // Refuses a write unless the row it depends on exists, and locks that row until the commit, so
@@ -295,7 +78,7 @@ void check_still_owner(Connection& db, const std::string& game_id, const std::st
 }
 
 // A move's game must exist. SQLite's foreign key says so; PostgreSQL's moves have none
-// (pg_schema.cpp, migration 9), and the owner row, which refers to the game, stands in for it:
+// (schema.cpp, "moves without a foreign key"), and the owner row, which refers to the game, stands in for it:
 // check_still_owner when there is an owner, this otherwise (the operator's commands, tests).
 template <class Connection>
 void check_game_exists(Connection& db, const std::string& game_id) {
@@ -557,7 +340,7 @@ void SqlStorage<Dialect>::delete_game(std::string game_id, Done done) {
   writer_->submit(
       [=, owner = room_owner_](Connection& db) {
         if (!owner.empty()) check_still_owner(db, game_id, owner);
-        // PostgreSQL's moves have no foreign key to cascade along (pg_schema.cpp, migration 9).
+        // PostgreSQL's moves have no foreign key to cascade along (schema.cpp, "moves without a foreign key").
         db.prepare("DELETE FROM moves WHERE game_id = ?1").bind(1, game_id).run();
         db.prepare("DELETE FROM games WHERE id = ?1").bind(1, game_id).run();
       },
