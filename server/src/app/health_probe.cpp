@@ -45,11 +45,11 @@ HealthAnswer probe_health(const Config& config) {
   stream.expires_after(std::chrono::seconds(3));
   const asio::ip::tcp::endpoint endpoint(asio::ip::make_address(host, failed), config.port);
   if (failed) return {false, "--health cannot ask " + url + ": " + failed.message()};
-  stream.async_connect(endpoint, [&](boost::system::error_code error) {
-    if (error) { failed = error; return; }
-    http::async_write(stream, request, [&](boost::system::error_code error, std::size_t) {
-      if (error) { failed = error; return; }
-      http::async_read(stream, buffer, response, [&](boost::system::error_code error, std::size_t) { failed = error; });
+  stream.async_connect(endpoint, [&](boost::system::error_code connect_error) {
+    if (connect_error) { failed = connect_error; return; }
+    http::async_write(stream, request, [&](boost::system::error_code write_error, std::size_t) {
+      if (write_error) { failed = write_error; return; }
+      http::async_read(stream, buffer, response, [&](boost::system::error_code read_error, std::size_t) { failed = read_error; });
     });
   });
   io.run();
