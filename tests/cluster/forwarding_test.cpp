@@ -57,12 +57,14 @@ Json entry_of(const Json& rooms, const std::string& room) {
 
 // Asks `client` for the lobby until `room` is listed with `status`, or `limit` passes; the entry.
 Json wait_listed(Client& client, const std::string& room, const std::string& status, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (true) {
-    Json entry = entry_of(client.request({{"type", "list_rooms"}}), room);
-    if ((!entry.is_null() && entry["status"] == status) || std::chrono::steady_clock::now() >= deadline) return entry;
-    std::this_thread::sleep_for(50ms);  // asks again: the entry is on its way over the bus
-  }
+  Json entry;
+  eventually(  // asks again: the entry is on its way over the bus
+      [&] {
+        entry = entry_of(client.request({{"type", "list_rooms"}}), room);
+        return !entry.is_null() && entry["status"] == status;
+      },
+      limit, 50ms);
+  return entry;
 }
 
 // One player on the process that owns the room, the other on another: the second's moves and
@@ -129,16 +131,6 @@ TEST(Forwarding, ALogOutClosesTheSessionsConnectionsOnEveryProcess) {
   EXPECT_TRUE(elsewhere.wait_closed(5s)) << "the session's connection on the other process is closed";
   Client again(there.port(), Client::Options{"", "", cookie});
   EXPECT_EQ(again.request({{"type", "hello"}})["code"], "bad_token");
-}
-
-// Asks `check` every 100 ms until it says yes or `limit` passes (what it waits for crosses the bus).
-bool eventually(const std::function<bool()>& check, std::chrono::milliseconds limit = 5s) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!check()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(100ms);
-  }
-  return true;
 }
 
 // An account changed on one process is read again by the others that knew the player: a guest's

@@ -112,16 +112,19 @@ class TempNginx {
   // why). nginx writes its pid file only after it has bound its port: before that, whoever else
   // holds the port may be the one answering.
   bool listening_on(unsigned short port) {
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    for (;;) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return false;
-      }
-      if (std::filesystem::exists(dir_ + "/nginx.pid") && accepts_connections(port)) return true;
-      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("nginx did not listen within 10 s:\n" + log());
-      std::this_thread::sleep_for(20ms);
+    bool stopped = false;
+    const bool listening = eventually(
+        [&] {
+          stopped = waitpid(pid_, nullptr, WNOHANG) == pid_;
+          return stopped || (std::filesystem::exists(dir_ + "/nginx.pid") && accepts_connections(port));
+        },
+        10s, 20ms);
+    if (stopped) {
+      pid_ = -1;
+      return false;
     }
+    if (!listening) throw std::runtime_error("nginx did not listen within 10 s:\n" + log());
+    return true;
   }
   void stop() {
     if (pid_ <= 0) return;
@@ -150,17 +153,19 @@ using Processes = std::vector<std::unique_ptr<ServerProcess>>;
 // The open WebSockets of each process, once they add up to `total` (closed connections are
 // counted down asynchronously) or after five seconds.
 std::vector<int> connections_of(const Processes& processes, int total) {
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (true) {
-    std::vector<int> open;
-    int sum = 0;
-    for (const auto& process : processes) {
-      open.push_back(process ? static_cast<int>(metric(process->port(), "mancala_connections")) : 0);
-      sum += open.back();
-    }
-    if (sum == total || std::chrono::steady_clock::now() >= deadline) return open;
-    std::this_thread::sleep_for(50ms);
-  }
+  std::vector<int> open;
+  eventually(
+      [&] {
+        open.clear();
+        int sum = 0;
+        for (const auto& process : processes) {
+          open.push_back(process ? static_cast<int>(metric(process->port(), "mancala_connections")) : 0);
+          sum += open.back();
+        }
+        return sum == total;
+      },
+      5s, 50ms);
+  return open;
 }
 
 // The index of the process that got the one WebSocket opened since the counts were `before`.

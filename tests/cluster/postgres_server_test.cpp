@@ -25,6 +25,35 @@ bool wait_until_served(unsigned short port, const Table& table, std::chrono::mil
 
 // A short lease (the default is 5 s): a killed process's rooms wait for it to run out.
 const std::vector<std::string> kShortLease = {"--lease-ms", "600"};
+// The same, with the debug lines that say when a process checked for rooms to take over.
+const std::vector<std::string> kShortLeaseDebug = {"--lease-ms", "600", "--log-level", "debug"};
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+// Waits until `server` has failed seven renewals since it had failed `failed_before`: they
+// come a third of a lease apart, so PostgreSQL has been out of its reach for twice its lease,
+// by its own clock and not by a guess of ours.
+void wait_cut_off_for_twice_the_lease(const ServerProcess& server, std::size_t failed_before) {
+  wait_until([&] { return count_of(server.log(), "\"cluster_tick_failed\"") >= failed_before + 7; },
+             std::chrono::seconds(20), "seven failed renewals", std::chrono::milliseconds(20));
+}
+
+// Waits until `server` has checked for rooms to take over after it found its lease lapsed: it
+// checks only a lease after it last could not reach PostgreSQL, so a room it would wrongly take
+// is taken by then.
+void wait_take_over_checked(const ServerProcess& server) {
+  wait_until(
+      [&] {
+        const std::string log = server.log();
+        const auto lapsed = log.rfind("\"lease_lapsed\"");
+        return lapsed != std::string::npos && log.find("\"take_over_checked\"", lapsed) != std::string::npos;
+      },
+      std::chrono::seconds(10), "a take-over check after the lapse", std::chrono::milliseconds(20));
+}
 
 // The SQLite durability test's twin: SIGKILL right after acknowledged moves, a restart on the
 // same database, and nothing acknowledged is missing. The restarted process is a new one: it
@@ -121,9 +150,7 @@ TEST(Cluster, AnOwnerPausedPastItsLeaseCannotAddMovesAndStops) {
     // The owner may stop before it answers; only an answer that never comes is wrong.
     EXPECT_NE(std::string(e.what()).find("connection ended"), std::string::npos) << e.what();
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (owner.running() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  eventually([&] { return !owner.running(); }, std::chrono::seconds(5), std::chrono::milliseconds(50));
   EXPECT_FALSE(owner.running()) << "it stops once it finds its lease gone; its log:\n" << owner.log();
   EXPECT_NE(owner.log().find("\"lease_lost\""), std::string::npos) << owner.log();
   EXPECT_EQ(stored_moves(survivor.port(), table), played);
@@ -220,6 +247,7 @@ TEST(Cluster, EveryRequestIsAnsweredWhileAKilledOwnersRoomMoves) {
     if (served) break;
     ASSERT_EQ(answer.value("code", ""), "unavailable") << answer.dump();
     ++refusals;
+    // Retries when the server said to, as a client must: its `retry_after_ms` is under test.
     std::this_thread::sleep_for(std::chrono::milliseconds(answer.value("retry_after_ms", 1000)));
   }
   ASSERT_TRUE(served) << survivor.log();
@@ -273,17 +301,20 @@ TEST(Cluster, ASecondProcessStartsAndLeavesTheFirstOnesRoomsAlone) {
 // The move of the player to move, sent again while the server answers `unavailable` (the
 // database cannot be reached); any other refusal fails. Gives up after `limit`.
 Json play_once_served(Table& table, Random& rng, std::chrono::milliseconds limit, int* unavailable) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (true) {
-    try {
-      return play_one(table, rng);
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("\"code\":\"unavailable\""), std::string::npos) << e.what();
-      ++*unavailable;
-      if (std::chrono::steady_clock::now() > deadline) throw;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
+  Json update;
+  wait_until(
+      [&] {
+        try {
+          update = play_one(table, rng);
+          return true;
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("\"code\":\"unavailable\""), std::string::npos) << e.what();
+          ++*unavailable;
+          return false;
+        }
+      },
+      limit, "a move served again", std::chrono::milliseconds(50));
+  return update;
 }
 
 // PostgreSQL stops for twice the lease and starts again (an upgrade, a failover): the process
@@ -301,7 +332,7 @@ TEST(PostgresServer, ADatabaseRestartLongerThanTheLeaseStopsNoProcess) {
   for (int i = 0; i < 3; ++i) played.push_back(play_one(table, rng)["tokens"]);
 
   pg.stop_server();
-  const auto stopped = std::chrono::steady_clock::now();
+  const std::size_t failed_before = count_of(server.log(), "\"cluster_tick_failed\"");
   Client& mover = *table.clients[table.state["to_move"].get<std::size_t>()];
   const Json refused = mover.request({{"type", "move"}, {"room", table.room}, {"expected_version", table.version},
                                       {"tokens", table.state["legal"][0]}});
@@ -314,7 +345,7 @@ TEST(PostgresServer, ADatabaseRestartLongerThanTheLeaseStopsNoProcess) {
   EXPECT_EQ(http_get(server.port(), "/api/games/" + table.room, &body, table.tokens[0]), 503) << body;
   EXPECT_EQ(http_get(server.port(), "/healthz", &body), 503) << body;
   EXPECT_NE(body.find("degraded"), std::string::npos) << body;
-  std::this_thread::sleep_until(stopped + std::chrono::milliseconds(1200));  // twice the lease
+  wait_cut_off_for_twice_the_lease(server, failed_before);
   pg.start_server();
 
   const auto back = std::chrono::steady_clock::now();
@@ -327,9 +358,7 @@ TEST(PostgresServer, ADatabaseRestartLongerThanTheLeaseStopsNoProcess) {
   for (int i = 0; i < 2 && table.state["result"].is_null(); ++i) played.push_back(play_one(table, rng)["tokens"]);
 
   // Its next renewal finds the lease lapsed (within a third of the lease): it must go on.
-  const auto renewal = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (server.log().find("\"lease_lapsed\"") == std::string::npos && std::chrono::steady_clock::now() < renewal)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  eventually([&] { return server.log().find("\"lease_lapsed\"") != std::string::npos; }, std::chrono::seconds(3));
   EXPECT_NE(server.log().find("\"lease_lapsed\""), std::string::npos) << server.log();
   played.push_back(play_one(table, rng)["tokens"]);
   EXPECT_TRUE(server.running()) << "the process stopped itself; its log:\n" << server.log();
@@ -349,24 +378,26 @@ TEST(Cluster, ADatabaseRestartLongerThanTheLeaseStopsNoneOfThreeProcesses) {
   std::vector<std::vector<std::string>> played(3);
   Random rng(23);
   for (int i = 0; i < 3; ++i) {
-    servers.push_back(std::make_unique<ServerProcess>(db, kShortLease));
+    servers.push_back(std::make_unique<ServerProcess>(db, kShortLeaseDebug));
     tables.push_back(open_table(servers.back()->port(), "cups", Json::object(), 2));
     played[static_cast<std::size_t>(i)].push_back(play_one(tables.back(), rng)["tokens"]);
   }
 
+  std::vector<std::size_t> failed_before;
+  for (const auto& server : servers) failed_before.push_back(count_of(server->log(), "\"cluster_tick_failed\""));
   pg.stop_server();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // twice the lease
+  for (std::size_t i = 0; i < 3; ++i) wait_cut_off_for_twice_the_lease(*servers[i], failed_before[i]);
   pg.start_server();
   for (std::size_t i = 0; i < 3; ++i) {
     int unavailable = 0;
     played[i].push_back(play_once_served(tables[i], rng, std::chrono::seconds(10), &unavailable)["tokens"]);
     played[i].push_back(play_one(tables[i], rng)["tokens"]);
   }
-  const auto renewals = std::chrono::steady_clock::now() + std::chrono::seconds(3);  // each finds its lease lapsed
-  for (const auto& server : servers)
-    while (server->log().find("\"lease_lapsed\"") == std::string::npos && std::chrono::steady_clock::now() < renewals)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // a lease later: nobody took anyone's rooms
+  for (const auto& server : servers)  // each finds its lease lapsed
+    eventually([&] { return server->log().find("\"lease_lapsed\"") != std::string::npos; }, std::chrono::seconds(3));
+  // A lease later, each would have taken the others' rooms by now if it were going to: its
+  // take-over check comes a lease after it could not reach PostgreSQL (ClusterMembership::tick).
+  for (const auto& server : servers) wait_take_over_checked(*server);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_NE(servers[i]->log().find("\"lease_lapsed\""), std::string::npos) << servers[i]->log();
     played[i].push_back(play_one(tables[i], rng)["tokens"]);

@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "cluster_registry.hpp"
+#include "harness.hpp"
 #include "metrics.hpp"
+#include "pg_connection.hpp"
 #include "storage.hpp"
 #include "temp_postgres.hpp"
 
@@ -42,6 +44,31 @@ std::string database_with_games(const std::vector<std::string>& ids) {
   return db;
 }
 
+// True while `observer` sees `process` live (its lease has not run out on PostgreSQL's clock).
+bool sees_live(ClusterRegistry& observer, const std::string& process) {
+  const auto live = observer.live_processes();
+  return std::any_of(live.begin(), live.end(), [&](const auto& entry) { return entry.first == process; });
+}
+
+// Waits for the lease itself, not for a time that should cover it: until `observer` no longer
+// sees `process` live. `meanwhile` runs at each look (a survivor renewing its own lease).
+void wait_lease_ran_out(ClusterRegistry& observer, const std::string& process,
+                        const std::function<void()>& meanwhile = [] {}) {
+  testing::wait_until(
+      [&] {
+        meanwhile();
+        return !sees_live(observer, process);
+      },
+      20s, process + "'s lease to run out", 50ms);
+}
+
+// Ends `process`'s lease now, as its running out does (the time in the row, not a wait for
+// it): the lease stays as long as the test needs, however slow the machine, then ends at once.
+void end_lease(const std::string& db, const std::string& process) {
+  PgConnection connection(db);
+  connection.prepare("UPDATE cluster_processes SET lease_until = now() WHERE id = ?1").bind(1, process).run();
+}
+
 std::vector<std::string> sorted(std::vector<std::string> ids) {
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -49,8 +76,8 @@ std::vector<std::string> sorted(std::vector<std::string> ids) {
 
 TEST(ClusterRegistry, ASurvivorTakesTheRoomsOfAProcessWhoseLeaseRanOut) {
   const std::string db = database_with_games({"g1", "g2", "g3"});
-  ClusterRegistry a(db, "a", 1500ms);
-  ClusterRegistry b(db, "b", 1500ms);
+  ClusterRegistry a(db, "a", 60s);
+  ClusterRegistry b(db, "b", 60s);
   a.register_self("127.0.0.1:1");
   b.register_self("127.0.0.1:2");
   EXPECT_EQ(a.live_processes().size(), 2u);
@@ -62,12 +89,10 @@ TEST(ClusterRegistry, ASurvivorTakesTheRoomsOfAProcessWhoseLeaseRanOut) {
   EXPECT_EQ(b.owner_of("g1"), "a");
   EXPECT_TRUE(b.take_over_rooms_of_dead_processes().empty()) << "nobody is dead";
 
-  // a stops renewing (killed); b keeps renewing until a's lease has run out.
-  const auto until = std::chrono::steady_clock::now() + 2000ms;
-  while (std::chrono::steady_clock::now() < until) {
-    EXPECT_TRUE(b.renew());
-    std::this_thread::sleep_for(200ms);
-  }
+  // a stops renewing (killed) and its lease runs out; b renews its own.
+  end_lease(db, "a");
+  wait_lease_ran_out(b, "a");
+  EXPECT_TRUE(b.renew());
   EXPECT_FALSE(b.owner_of("g1")) << "a dead owner owns nothing";
   EXPECT_EQ(sorted(b.take_over_rooms_of_dead_processes()), (std::vector<std::string>{"g1", "g2"}));
   EXPECT_EQ(b.owner_of("g2"), "b");
@@ -109,8 +134,8 @@ bool append_move(Storage& storage, const std::string& game_id, std::int64_t vers
       [&](Storage::Done done) { storage.append_action(game_id, move_action(version), {}, done); });
 }
 
-// A fresh database shared by process a, whose lease runs out after a second, and process b,
-// which outlives it.
+// A fresh database shared by process a, whose lease the test ends (`end_lease`), and process
+// b, which outlives it.
 struct TwoProcesses {
   TwoProcesses() {
     a.register_self("a:1");
@@ -120,7 +145,7 @@ struct TwoProcesses {
   std::unique_ptr<Storage> storage_of(const std::string& process) { return Storage::open(db, latency, process); }
 
   std::string db = testing::TempPostgres::shared().create_database();
-  ClusterRegistry a{db, "a", 1000ms};  // the first creates the registry's tables
+  ClusterRegistry a{db, "a", 60s};  // the first creates the registry's tables
   ClusterRegistry b{db, "b", 60s};
   Histogram latency;
 };
@@ -135,7 +160,8 @@ TEST(ClusterRegistry, AnOwnerThatLostItsRoomCannotChangeIt) {
   ASSERT_TRUE(committed([&](Storage::Done done) { storage->take_seat("g1", 0, "p1", std::nullopt, done); }))
       << "the owner seats players";
 
-  std::this_thread::sleep_for(1200ms);  // a's lease runs out
+  end_lease(processes.db, "a");
+  wait_lease_ran_out(processes.b, "a");
   ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_FALSE(append_move(*storage, "g1", 2)) << "the old owner is fenced off";
   EXPECT_EQ(storage->load_actions("g1").size(), 1u);
@@ -170,7 +196,8 @@ TEST(ClusterRegistry, AWriteToALostRoomFailsAloneInItsBatch) {
   TwoProcesses processes;
   auto storage = processes.storage_of("a");
   ASSERT_TRUE(store_game(*storage, "lost"));
-  std::this_thread::sleep_for(1200ms);  // a's lease runs out
+  end_lease(processes.db, "a");
+  wait_lease_ran_out(processes.b, "a");
   ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"lost"}));
   processes.a.register_self("a:1");  // back, as a paused process is when it wakes
   ASSERT_TRUE(store_game(*storage, "kept"));
@@ -204,7 +231,8 @@ TEST(ClusterRegistry, ARoomTakenOverIsChargedUpToItsOwnOwnersLastNote) {
   ASSERT_TRUE(note(*storage_a, "2026-01-01T00:00:10.000Z"));
   ASSERT_TRUE(note(*storage_b, "2026-01-01T00:00:50.000Z"));
 
-  std::this_thread::sleep_for(1200ms);  // a's lease runs out
+  end_lease(processes.db, "a");
+  wait_lease_ran_out(processes.b, "a");
   ASSERT_EQ(processes.b.take_over_rooms_of_dead_processes(), (std::vector<std::string>{"g1"}));
   EXPECT_EQ(storage_b->load_last_alive("g1"), "2026-01-01T00:00:10.000Z") << "its own owner's last note";
   EXPECT_EQ(storage_b->load_last_alive(), "2026-01-01T00:00:50.000Z") << "the server's, for a room nobody noted";

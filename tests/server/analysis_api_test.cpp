@@ -82,16 +82,17 @@ void expect_consistent(const Json& analysis) {
 
 // Polls the analysis until it is done, checking each answer on the way.
 Json wait_done(unsigned short port, const std::string& target, const std::string& token = "") {
-  const auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const HttpReply reply = get(port, target, token);
-    EXPECT_EQ(reply.status, 200) << reply.text;
-    expect_consistent(reply.body);
-    if (reply.body["state"] != "queued" && reply.body["state"] != "running") return reply.body;
-    std::this_thread::sleep_for(20ms);
-  }
-  ADD_FAILURE() << "the analysis did not finish in time";
-  return Json();
+  Json analysis;
+  wait_until(
+      [&] {
+        const HttpReply reply = get(port, target, token);
+        EXPECT_EQ(reply.status, 200) << reply.text;
+        expect_consistent(reply.body);
+        analysis = reply.body;
+        return analysis["state"] != "queued" && analysis["state"] != "running";
+      },
+      60s, "the analysis to finish", 20ms);
+  return analysis;
 }
 
 struct FinishedGame {
@@ -176,10 +177,12 @@ TEST(Analysis, ARestartDuringAnAnalysisResumesItWithoutRepeatingOrFinishingEarly
   const std::string target = "/api/games/" + game.table.room + "/analysis";
   ASSERT_EQ(post(server->port(), target, game.token).status, 202);
   Json before;
-  for (int i = 0; i < 3000 && (before.is_null() || before["done"] < 3); ++i) {
-    before = get(server->port(), target, game.token).body;
-    std::this_thread::sleep_for(10ms);
-  }
+  wait_until(
+      [&] {
+        before = get(server->port(), target, game.token).body;
+        return before["done"] >= 3;
+      },
+      30s, "three positions of the analysis done");
   ASSERT_GE(before["done"], 3) << before.dump();
   ASSERT_EQ(before["state"], "running");
   server->kill_hard();
@@ -468,12 +471,13 @@ TEST(Analysis, AnAnalysisResumedAfterARestartKeepsToTheLimits) {
   execute_on(db, "INSERT INTO analyses (id, game_id, record_text, total, state, created) VALUES ('" + key +
                      "', NULL, '" + njaka_record(400) + "', 401, 'running', '2026-12-01T00:00:00.000Z')");
   ServerProcess server(db, kSmallBudget);
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
   Json status = Json::object();
-  while (std::chrono::steady_clock::now() < deadline && status.value("state", "") != "failed") {
-    status = get(server.port(), "/api/records/" + key + "/analysis").body;
-    std::this_thread::sleep_for(10ms);
-  }
+  wait_until(
+      [&] {
+        status = get(server.port(), "/api/records/" + key + "/analysis").body;
+        return status.value("state", "") == "failed";
+      },
+      10s, "the resumed analysis to fail");
   EXPECT_EQ(status["state"], "failed") << status.dump();
   EXPECT_EQ(status["done"], 0) << "not one position searched";
 }
@@ -576,20 +580,24 @@ TEST(Analysis, AnalysesResumedAfterARestartKeepToTheGlobalCap) {
   };
   std::size_t most_at_once = 0;
   std::set<std::size_t> finished;
-  const auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (finished.size() < 3 && std::chrono::steady_clock::now() < deadline) {
-    const std::vector<Json> first = states();
-    const std::vector<Json> second = states();
-    std::size_t started = 0;
-    finished.clear();
-    for (std::size_t k = 0; k < 3; ++k) {
-      ASSERT_NE(second[k]["state"], "failed") << second[k].dump();
-      started += first[k]["done"] > 0;
-      if (second[k]["state"] == "done") finished.insert(k);
-    }
-    most_at_once = std::max(most_at_once, started - std::min(started, finished.size()));
-    std::this_thread::sleep_for(10ms);
-  }
+  bool failed = false;
+  wait_until(
+      [&] {
+        const std::vector<Json> first = states();
+        const std::vector<Json> second = states();
+        std::size_t started = 0;
+        finished.clear();
+        for (std::size_t k = 0; k < 3; ++k) {
+          failed = failed || second[k]["state"] == "failed";
+          EXPECT_NE(second[k]["state"], "failed") << second[k].dump();
+          started += first[k]["done"] > 0;
+          if (second[k]["state"] == "done") finished.insert(k);
+        }
+        most_at_once = std::max(most_at_once, started - std::min(started, finished.size()));
+        return failed || finished.size() == 3;
+      },
+      60s, "the three analyses to finish");
+  ASSERT_FALSE(failed);
   EXPECT_EQ(finished.size(), 3u) << "the one that waited ran once a place was free";
   EXPECT_LE(most_at_once, 2u) << "no more analyses ran at once than --analysis-queue allows";
   EXPECT_EQ(http_text(server.port(), "POST", targets[3], texts[3], from(3)).status, 202) << "places are free again";

@@ -87,18 +87,22 @@ TEST(WorkQueue, ItsThreadsAreNamedAfterTheQueue) {
   std::set<std::string> names;
   std::mutex mutex;
   std::promise<void> both_seen;
+  const std::shared_future<void> seen = both_seen.get_future().share();
   std::atomic<bool> reported{false};
-  // Each job waits a little so that the two threads share the jobs between them.
-  for (int i = 0; i < 50; ++i)
+  // Each job holds its thread until both threads have run one, so that the second job must go
+  // to the other thread: a barrier, not a pause that only makes sharing likely.
+  for (int i = 0; i < 2; ++i)
     EXPECT_TRUE(queue.push([&] {
       char name[16] = {};
       pthread_getname_np(pthread_self(), name, sizeof name);
-      const std::lock_guard lock(mutex);
-      names.insert(name);
-      if (names.size() == 2 && !reported.exchange(true)) both_seen.set_value();
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      {
+        const std::lock_guard lock(mutex);
+        names.insert(name);
+        if (names.size() == 2 && !reported.exchange(true)) both_seen.set_value();
+      }
+      seen.wait_for(std::chrono::seconds(10));
     }));
-  ASSERT_EQ(both_seen.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  ASSERT_EQ(seen.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   queue.stop();
   EXPECT_EQ(names, (std::set<std::string>{"pool-0", "pool-1"}));
 }

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -123,6 +124,22 @@ int ServerProcess::terminate() {
 }
 
 std::string ServerProcess::log() const { return read_text_file(log_path_); }
+
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout, std::chrono::milliseconds every) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    // The tests' one polling pause: between two looks at something that sends no event.
+    std::this_thread::sleep_for(every);
+  }
+  return true;
+}
+
+void wait_until(const std::function<bool()>& done, std::chrono::milliseconds timeout, const std::string& what,
+                std::chrono::milliseconds every) {
+  if (!eventually(done, timeout, every))
+    throw std::runtime_error("waited " + std::to_string(timeout.count()) + " ms in vain for " + what);
+}
 
 int run_server_command(const std::vector<std::string>& args, std::string* out) {
   int pipe_fds[2];

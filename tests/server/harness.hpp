@@ -46,6 +46,16 @@ class ServerProcess {
   std::string log_path_;
 };
 
+// Polls `done` until it holds, for what no event reports to a test (a log line, a row, a status
+// another process changes): the wait lasts as long as the thing takes, never a fixed time.
+// Throws std::runtime_error naming `what` when `timeout` passes first.
+void wait_until(const std::function<bool()>& done, std::chrono::milliseconds timeout, const std::string& what,
+                std::chrono::milliseconds every = 10ms);
+// The same as a yes or no, for a helper that reports instead of failing: false when `timeout`
+// passed first.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout = 10s,
+                std::chrono::milliseconds every = 10ms);
+
 // Runs mancala-server with `args` to completion; returns the exit status (stdout to `out`).
 int run_server_command(const std::vector<std::string>& args, std::string* out = nullptr);
 

@@ -341,8 +341,8 @@ TEST(WebPush, APushServiceSayingGoneDeletesTheSubscription) {
   move_until_turn_passes(game.table, *game.table.clients[0], 0, nullptr);
   game.service.next();
   // The deletion follows the 410 on the push thread; its log line says when it is done.
-  for (int i = 0; i < 200 && game.server->log().find("push_subscription_gone") == std::string::npos; ++i)
-    std::this_thread::sleep_for(50ms);
+  wait_until([&] { return game.server->log().find("push_subscription_gone") != std::string::npos; }, 10s,
+             "the log line of the subscription's deletion");
   const auto removed = http_call(game.server->port(), "DELETE", "/api/push/subscriptions",
                                  Json{{"endpoint", game.service.endpoint("/gone")}}, game.seat1_bearer());
   EXPECT_EQ(removed.status, 404) << removed.body.dump();
@@ -492,12 +492,7 @@ struct LocalListener {
 
 // Waits until the server's log has `text`, or 20 s.
 bool wait_logged(const ServerProcess& server, const std::string& text) {
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (server.log().find(text) == std::string::npos) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(20ms);  // polls the log file for the line
-  }
-  return true;
+  return eventually([&] { return server.log().find(text) != std::string::npos; }, 20s);
 }
 
 // Item 5, at send time: a host name that passes every check of its spelling but looks up to

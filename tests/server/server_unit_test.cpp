@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -166,13 +167,18 @@ TEST(GroupCommitWriter, ASlowCommitIsLoggedOnceASecond) {
   Histogram latency;
   Database db(":memory:", true);
   db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)");
-  GroupCommitWriter writer(std::move(db), latency);
+  // The writer's clock moves only when the test moves it: a slow commit is one during which
+  // 60 ms pass on it, and a second passes between two of them without anyone waiting for it.
+  std::atomic<std::int64_t> fake_ms{3'600'000};
+  const auto pass = [&fake_ms](std::chrono::milliseconds time) { fake_ms += time.count(); };
+  GroupCommitWriter writer(std::move(db), latency,
+                           [&fake_ms] { return SteadyTime{} + std::chrono::milliseconds(fake_ms.load()); });
   const auto insert = [](int x) {
     return [x](Database& d) { d.prepare("INSERT INTO t VALUES (?1)").bind(1, x).run(); };
   };
-  const auto slow_insert = [insert](int x) {
-    return [x, insert](Database& d) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  const auto slow_insert = [insert, pass](int x) {
+    return [x, insert, pass](Database& d) {
+      pass(std::chrono::milliseconds(60));
       insert(x)(d);
     };
   };
@@ -184,7 +190,7 @@ TEST(GroupCommitWriter, ASlowCommitIsLoggedOnceASecond) {
   ::testing::internal::CaptureStderr();
   EXPECT_TRUE(submit(writer, slow_insert(2)).get());
   EXPECT_TRUE(submit(writer, slow_insert(3)).get());  // within the second: counted, not said
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  pass(std::chrono::seconds(1));
   EXPECT_TRUE(submit(writer, slow_insert(4)).get());
   const std::string slow = ::testing::internal::GetCapturedStderr();
   std::vector<Json> lines;

@@ -82,6 +82,7 @@ void ClusterMembership::tick() {
     if (std::chrono::steady_clock::now() - last_cut_off_ < lease_) return;
     end_leases_of_dead_neighbours();
     auto taken = registry_.take_over_rooms_of_dead_processes();
+    log_debug("take_over_checked", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
     if (!taken.empty()) log_info("rooms_taken_over", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
     taken.insert(taken.end(), not_rebuilt_.begin(), not_rebuilt_.end());
     if (!taken.empty()) not_rebuilt_ = events_.rooms_taken(taken);

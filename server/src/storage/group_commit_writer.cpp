@@ -27,8 +27,9 @@ StorageTrouble trouble_of(const std::exception& e) {
 }  // namespace
 
 template <class Connection>
-BasicGroupCommitWriter<Connection>::BasicGroupCommitWriter(Connection db, Histogram& commit_latency)
-    : db_(std::move(db)), commit_latency_(commit_latency), thread_([this] {
+BasicGroupCommitWriter<Connection>::BasicGroupCommitWriter(Connection db, Histogram& commit_latency,
+                                                           SteadyNow steady_now)
+    : db_(std::move(db)), commit_latency_(commit_latency), steady_now_(std::move(steady_now)), thread_([this] {
         name_this_thread("db-writer");
         run();
       }) {}
@@ -94,7 +95,7 @@ void BasicGroupCommitWriter<Connection>::run() {
 
 template <class Connection>
 void BasicGroupCommitWriter<Connection>::commit_batch(std::deque<Entry>& batch) {
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = steady_now_();
   // Jobs rarely fail, so the batch is first tried as one plain transaction. Only when a job
   // fails is it run again with a savepoint per job, so that the failing job is undone alone
   // and the others still commit.
@@ -104,7 +105,7 @@ void BasicGroupCommitWriter<Connection>::commit_batch(std::deque<Entry>& batch) 
   // statement; the batch runs again on a fresh one, so nobody's move fails for it.
   if (attempt == Attempt::connection_lost) attempt = run_batch(batch, succeeded, /*savepoints=*/false);
   if (attempt == Attempt::job_failed) attempt = run_batch(batch, succeeded, /*savepoints=*/true);
-  const auto took = std::chrono::steady_clock::now() - started;
+  const auto took = steady_now_() - started;
   commit_latency_.observe(took);
   log_if_slow(took, batch.size());
   const bool committed = attempt == Attempt::committed;
@@ -194,7 +195,7 @@ void BasicGroupCommitWriter<Connection>::log_failure(const std::exception& e, st
                                 {"connection_lost", failed_for_ == StorageTrouble::unreachable}});
     return;
   }
-  const auto now = std::chrono::steady_clock::now();
+  const auto now = steady_now_();
   if (disk_full_logged_ != SteadyTime{} && now - disk_full_logged_ < std::chrono::minutes(1)) return;
   disk_full_logged_ = now;
   log_error("disk_full", {{"message", e.what()},
@@ -206,7 +207,7 @@ void BasicGroupCommitWriter<Connection>::log_failure(const std::exception& e, st
 template <class Connection>
 void BasicGroupCommitWriter<Connection>::log_if_slow(std::chrono::steady_clock::duration took, std::size_t jobs) {
   if (took < kSlowCommit) return;
-  const auto now = std::chrono::steady_clock::now();
+  const auto now = steady_now_();
   if (slow_logged_ != SteadyTime{} && now - slow_logged_ < std::chrono::seconds(1)) {
     ++slow_not_logged_;
     return;

@@ -28,7 +28,12 @@ class BasicGroupCommitWriter {
   using Job = std::function<void(Connection&)>;  // throws SqlError (or anything) on failure
   using Done = std::function<void(bool committed)>;  // called on the writer thread: keep it short
 
-  BasicGroupCommitWriter(Connection db, Histogram& commit_latency);
+  // What the writer reads the time from to measure a commit and space its log lines: the real
+  // steady clock, or a test's clock that moves only when the test moves it.
+  using SteadyNow = std::function<SteadyTime()>;
+
+  BasicGroupCommitWriter(Connection db, Histogram& commit_latency,
+                         SteadyNow steady_now = [] { return std::chrono::steady_clock::now(); });
   ~BasicGroupCommitWriter();
 
   void submit(Job job, Done done);
@@ -59,6 +64,7 @@ class BasicGroupCommitWriter {
 
   Connection db_;
   Histogram& commit_latency_;
+  SteadyNow steady_now_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Entry> queue_;

@@ -7,7 +7,7 @@
 // its moves. Screenshots of a room with chat on a laptop (1280×860) and a phone (390×844).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, createRoom, settled, screenshot, sleep, pageToMove, playChoice } from '../lib/harness.js';
+import { startServer, launchBrowser, newPlayer, createRoom, settled, screenshot, pageToMove, playChoice } from '../lib/harness.js';
 
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -80,7 +80,6 @@ describe('chat', () => {
     await type(ada, 'Let us play');
     for (const page of [ada, bo]) {
       await waitForLine(page, 'Ada: Let us play');
-      await sleep(300);
       assert.ok(!(await chatLines(page)).includes('Cy: Ada opens well'), 'players do not read spectators while playing');
     }
     assert.match(await ada.getByTestId('chat-note').textContent(), /once the game is over/);

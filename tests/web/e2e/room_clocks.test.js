@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, playChoice, screenshot, sleep } from '../lib/harness.js';
+import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, playChoice, screenshot } from '../lib/harness.js';
 import { playComputer, waitForChoices, clickChoice } from '../lib/computer.js';
 
 const LAPTOP = { width: 1280, height: 860 };
@@ -23,10 +23,21 @@ after(async () => { await browser?.close(); await server?.stop(); await fast?.st
 const text = (page, testid) => page.getByTestId(testid).first().textContent();
 const clockMs = (page, seat) => page.getAttribute(`[data-testid=clock-${seat}]`, 'data-ms').then(Number);
 const running = (page, seat) => page.getAttribute(`[data-testid=clock-${seat}]`, 'data-running');
+const FACE_TICK_MS = 100;  // web-client/js/clock.js: how often a running clock's face is painted
+// Seat 0's clock as Ada's page paints it at `time` on its fake clock: the time stands still
+// there while the face's timer paints once.
+async function clockAt(page, time) {
+  await page.clock.setFixedTime(time);
+  await page.clock.runFor(FACE_TICK_MS);
+  return clockMs(page, 0);
+}
+// Waits until the page has noticed that its server went away (its badge no longer says online).
+const sawServerGo = (page) => page.waitForSelector('[data-testid=connection]:not([data-status=online])', { timeout: 15000 });
 
 // Ada creates a public Cups room from the form, Bo joins it from the lobby.
-async function twoPlayers(url, clock, clockFields = {}, boViewport = LAPTOP) {
-  const ada = await newPlayer(browser, url, 'Ada', { viewport: LAPTOP });
+// `adaClock`: Ada's page runs on a clock of the test's (page.clock).
+async function twoPlayers(url, clock, clockFields = {}, boViewport = LAPTOP, { adaClock = false } = {}) {
+  const ada = await newPlayer(browser, url, 'Ada', { viewport: LAPTOP, fakeClock: adaClock });
   const bo = await newPlayer(browser, url, 'Bo', { viewport: boViewport });
   const roomId = await createRoom(ada, 'cups', { clock, clockFields });
   await bo.goto(`${url}/#/`);
@@ -38,20 +49,23 @@ async function twoPlayers(url, clock, clockFields = {}, boViewport = LAPTOP) {
 describe('clocks and rematch', { concurrency: true }, () => {
   it('clocks tick and turn red, survive a reload; stepping back while the other moves; rematch', async () => {
     // 12 s each, no increment: under 10 s after two seconds.
-    const { ada, bo, roomId } = await twoPlayers(server.url, 'custom', { 'new-clock-minutes': 0.2, 'new-clock-increment': 0 }, PHONE);
+    const { ada, bo, roomId } = await twoPlayers(server.url, 'custom', { 'new-clock-minutes': 0.2, 'new-clock-increment': 0 }, PHONE,
+      { adaClock: true });
     for (const page of [ada, bo]) {
       assert.equal(await running(page, 0), 'true');
       assert.equal(await running(page, 1), 'false');
       assert.equal(await text(page, 'clock-1'), '0:12');
       assert.match(await text(page, 'room-status'), /0\.2 min|12 s/);
     }
-    // Ada's clock ticks smoothly (tenths under 10 s) and turns red.
+    // Ada's clock ticks smoothly (tenths under 10 s) and turns red: 500 ms on her page's clock
+    // take exactly 500 ms off it, however busy the machine is.
     await ada.waitForSelector('[data-testid=clock-0].low', { timeout: 5000 });
-    const a1 = await clockMs(ada, 0);
-    await sleep(500);
-    const a2 = await clockMs(ada, 0);
-    assert.ok(a1 - a2 >= 300 && a1 - a2 <= 900, `ticks about 500 ms in 500 ms (${a1} → ${a2})`);
+    const now = await ada.evaluate(() => Date.now());
+    const a1 = await clockAt(ada, now);
+    const a2 = await clockAt(ada, now + 500);
+    assert.equal(a1 - a2, 500, `ticks 500 ms in 500 ms (${a1} → ${a2})`);
     assert.match(await text(ada, 'clock-0'), /^0:0\d\.\d$/);
+    await ada.clock.setSystemTime(Math.max(Date.now(), now + 500));  // her page's time runs on again, never back
     assert.equal(await ada.$eval('[data-testid=clock-0]', (node) => getComputedStyle(node).backgroundColor), 'rgb(181, 72, 93)');
     await screenshot(ada, 'room-clock-low-1280');
 
@@ -61,7 +75,7 @@ describe('clocks and rematch', { concurrency: true }, () => {
     await bo.waitForSelector('[data-testid=clock-1][data-running=true]');
     assert.equal(await running(bo, 0), 'false');
     const stopped = await clockMs(ada, 0);
-    await sleep(300);
+    await ada.clock.runFor(3 * FACE_TICK_MS);  // 300 ms pass on her page, every timer due in them fired
     assert.equal(await clockMs(ada, 0), stopped, 'a stopped clock stays');
 
     // A reload shows Bo's clock where it was.
@@ -167,9 +181,11 @@ describe('clocks and rematch', { concurrency: true }, () => {
     const port = Number(new URL(first.url).port);
     const { ada, bo } = await twoPlayers(first.url, '3+2');
     assert.equal(await running(ada, 0), 'true');
-    await sleep(1000);
+    // Killed once her clock has visibly run (10 s of game time), and started again once both
+    // pages have seen it go.
+    await ada.waitForFunction(() => Number(document.querySelector('[data-testid=clock-0]').dataset.ms) <= 170000);
     await first.crash();
-    await sleep(1500);
+    await Promise.all([ada, bo].map(sawServerGo));
     const second = await startServer({ db, args, port });
     try {
       for (const page of [ada, bo]) {
@@ -198,7 +214,7 @@ describe('clocks and rematch', { concurrency: true }, () => {
     await settled([ada, bo], 1);
     await bo.waitForSelector('[data-testid=clock-1][data-running=true]');
     await first.crash();
-    await sleep(1500);
+    await Promise.all([ada, bo].map(sawServerGo));
     const second = await startServer({ db, port });
     try {
       for (const page of [ada, bo]) {

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, pageToMove, playChoice,
-  screenshot, seeded, sleep } from '../lib/harness.js';
+  screenshot, seeded, waitForSocketMessage } from '../lib/harness.js';
 
 const GRACE_SECONDS = 30;   // the protocol's minimum
 let server, browser;
@@ -109,11 +109,18 @@ describe('rooms', { concurrency: true }, () => {
       assert.equal(await cy.getByTestId(action).count(), 0, action);
     }
     assert.equal(await cy.locator('[data-testid^=sit-]').count(), 0);
+    const beforeClicks = cy.socketLog.length;
     for (const seat of [0, 1]) {
       // The places are buttons marked disabled for a spectator: clicked anyway, to be sure.
       for (const place of ['c1', 'c2', 'c3', 'c4', 'c5', 'res']) await cy.getByTestId(`place-s${seat}${place}`).click({ force: true });
     }
-    await sleep(500);
+    // Then Cy writes in the chat: once that message has gone, a move sent by a click would have
+    // gone before it.
+    await cy.getByTestId('chat-input').fill('Just watching');
+    await cy.getByTestId('chat-input').press('Enter');
+    const chatSent = await waitForSocketMessage(cy, beforeClicks, ({ sent, message }) => sent && message.type === 'chat', "Cy's chat message");
+    assert.deepEqual(cy.socketLog.slice(beforeClicks, chatSent).filter(({ sent }) => sent).map(({ message }) => message), [],
+      'the clicks sent nothing');
     assert.equal((await roomInfo(cy)).version, info.version);
     assert.equal((await roomInfo(ada)).version, info.version);
     await cy.getByTestId('board').waitFor();
@@ -129,16 +136,19 @@ describe('rooms', { concurrency: true }, () => {
     await settled([ada, bo], 0);
     assert.match(await text(bo, 'room-status'), /^Round 1 · /);
 
-    // Saying no to the question sends nothing.
+    // Saying no to the question sends nothing: the concession said yes to is the first one sent.
+    const beforeNo = ada.socketLog.length;
     ada.refuseDialogs = true;
     await ada.getByTestId('concede').click();
-    await sleep(300);
-    assert.equal((await roomInfo(bo)).version, '0');
     ada.refuseDialogs = false;
 
     // Ada concedes round 1: the round is recorded as conceded, and round 2 starts.
     await ada.getByTestId('concede').click();
     await settled([ada, bo], 1);
+    const answered = await waitForSocketMessage(ada, beforeNo, ({ sent, message }) => !sent && message.type === 'update',
+      'the answer to the concession');
+    assert.equal(ada.socketLog.slice(beforeNo, answered).filter(({ sent, message }) => sent && message.type === 'concede').length, 1,
+      'one concession sent, not two');
     for (const page of [ada, bo]) {
       assert.equal(await page.locator('[data-testid=coin-rounds] tbody tr.round-scores').count(), 1);
       assert.match(await page.locator('[data-testid=coin-rounds] tbody').first().textContent(), /conceded the round/);

@@ -43,11 +43,14 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-// A player in a fresh browser profile: opens the site and picks a name.
-export async function newPlayer(browser, url, name, { viewport = { width: 1280, height: 900 }, speed = 'off' } = {}) {
+// A player in a fresh browser profile: opens the site and picks a name. `fakeClock`: the page's
+// time runs on Playwright's clock (page.clock), which a test can stop and move by exact amounts.
+export async function newPlayer(browser, url, name, { viewport = { width: 1280, height: 900 }, speed = 'off', fakeClock = false } = {}) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript((value) => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', JSON.stringify(value)); }, speed);
+  if (fakeClock) await context.clock.install();
   const page = await context.newPage();
+  page.socketLog = recordSocketMessages(page);
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error.message));
   // What the page's Content-Security-Policy refuses (an inline style, a foreign script) is an error too.
@@ -149,4 +152,36 @@ export function seeded(seed) {
   };
 }
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The messages a page sent and received on its WebSockets, in the order they passed
+// ({ sent, message }). A test that something was not sent looks at what the page sent before a
+// later message it waits for: the page sends in order, so a message it sent earlier is there.
+function recordSocketMessages(page) {
+  const log = [];
+  const parsed = (payload) => { try { return JSON.parse(payload); } catch { return { unparsed: String(payload) }; } };
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => log.push({ sent: true, message: parsed(payload) }));
+    socket.on('framereceived', ({ payload }) => log.push({ sent: false, message: parsed(payload) }));
+  });
+  return log;
+}
+
+// Waits until the page's socket log has, from `from` on, an entry that `match` accepts; its index.
+export function waitForSocketMessage(page, from, match, what) {
+  return waitUntil(() => {
+    const index = page.socketLog.findIndex((entry, at) => at >= from && match(entry));
+    return index >= 0 ? { index } : null;
+  }, { what }).then(({ index }) => index);
+}
+
+// Polls `check` (which may be async) until it returns something truthy, and returns that: for
+// what no page event reports. Fails naming `what` after `timeout` ms.
+export async function waitUntil(check, { what, timeout = 10000, every = 20 }) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() >= deadline) throw new Error(`waited ${timeout} ms in vain for ${what}`);
+    // The browser tests' one polling pause: between two looks at something that sends no event.
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
