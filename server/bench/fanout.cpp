@@ -1,6 +1,11 @@
 // mancala-loadgen's fan-out mode: see fanout.hpp.
 #include "fanout.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -248,6 +253,14 @@ std::vector<std::unique_ptr<Spectator>> open_spectators(net::io_context& io, uns
     for (int i = start; i < end; ++i) spectators[static_cast<std::size_t>(i)]->join(room);
     run_until(io, [&] { return counts.joined == end; }, kSetupLimit,
               [&] { return std::to_string(counts.joined) + " of " + std::to_string(end) + " spectators joined"; });
+    // Each join sent the room message to every spectator already there: read them all before
+    // the next batch, or the server's queues for the spectators read last overflow and it
+    // closes them as slow.
+    const std::uint64_t sent = static_cast<std::uint64_t>(end) * static_cast<std::uint64_t>(end - 1) / 2;
+    run_until(io, [&] { return delivery.other_frames >= sent; }, kSetupLimit, [&] {
+      return std::to_string(delivery.other_frames) + " of " + std::to_string(sent) +
+             " room messages of the joins reached the spectators";
+    });
   }
   return spectators;
 }
@@ -337,6 +350,52 @@ int run_spectators(const Options& options) {
   return 0;
 }
 
+// The floor under a delivered message: the CPU one thread spends on a bare write() of an
+// update's 600 bytes to each of `count` loopback TCP sockets (no WebSocket, no event loop; on
+// loopback the sender's system call also runs the receiving side of TCP). Socket pairs are
+// opened, written `rounds` times (drained between rounds), and closed again.
+double bare_write_us(int count, int rounds = 10) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(listener, 4096) != 0 || ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+    throw std::runtime_error(std::string("cannot listen on loopback: ") + std::strerror(errno));
+  std::vector<int> senders, receivers;
+  for (int i = 0; i < count; ++i) {
+    const int client = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (client < 0 || ::connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
+      throw std::runtime_error(std::string("cannot connect on loopback: ") + std::strerror(errno));
+    const int server = ::accept(listener, nullptr, nullptr);
+    const int one = 1;
+    ::setsockopt(server, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    senders.push_back(server);
+    receivers.push_back(client);
+  }
+  const std::string frame(600, 'x');
+  std::vector<char> drain(4096);
+  double cpu = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const double before = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    for (const int fd : senders)
+      if (::write(fd, frame.data(), frame.size()) != static_cast<ssize_t>(frame.size()))
+        throw std::runtime_error(std::string("write to a loopback socket failed: ") + std::strerror(errno));
+    cpu += cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - before;
+    for (const int fd : receivers)
+      for (std::size_t got = 0; got < frame.size();) {
+        const ssize_t n = ::read(fd, drain.data(), drain.size());
+        if (n <= 0) throw std::runtime_error("reading a loopback socket failed");
+        got += static_cast<std::size_t>(n);
+      }
+  }
+  for (const int fd : senders) ::close(fd);
+  for (const int fd : receivers) ::close(fd);
+  ::close(listener);
+  return 1e6 * cpu / (static_cast<double>(count) * rounds);
+}
+
 }  // namespace
 
 int run_fanout(const Options& options) {
@@ -344,9 +403,12 @@ int run_fanout(const Options& options) {
   std::printf("fan-out: %d spectators of one Cups game, %.0f s, %d server threads%s; open files allowed: %llu\n",
               options.spectators, options.seconds, options.server_threads, options.pin ? ", pinned" : "",
               static_cast<unsigned long long>(descriptors));
+  const int sockets = options.spectators;
+  std::printf("    the floor: a bare write() of 600 bytes to each of %d loopback TCP sockets costs the writer %.2f us "
+              "of CPU (load average %.1f)\n",
+              sockets, bare_write_us(sockets), load_average());
   std::fflush(stdout);
-  if (options.spectators > 0) run_spectators(options);
-  return 0;
+  return run_spectators(options);
 }
 
 }  // namespace mancala::bench

@@ -10,11 +10,8 @@
 // window (/proc/<pid>/stat) is divided by moves x spectators. One line says it:
 //   fan-out: 5000 spectators, p99 N ms, N us per delivered message
 //
-// --lobby-watchers N: N connections watch the lobby while pairs of players create public Cups
-// rooms, start them and resign them at --lobby-rooms a minute (1,000 by default); each room is
-// timed from its create_room reply to the last watcher's `rooms` message that lists it (the
-// lobby coalesces changes for 50 ms, which the figure includes), and the server's CPU is
-// divided by the `rooms` messages delivered.
+// Not yet here: issue 51's lobby variant (10,000 connections watching the lobby while 1,000
+// rooms a minute are created and finished).
 #include "loadgen_parts.hpp"
 
 namespace mancala::bench {

@@ -20,7 +20,7 @@
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
 // share of the cores. --floor adds the floor server (floor_server.hpp) to every round: the
 // least a durable move costs on this machine, mancala-server's overhead being the gap.
-// --spectators N and --lobby-watchers N: the fan-out mode (fanout.hpp). What the modes share is
+// --spectators N: the fan-out mode (fanout.hpp). What the modes share is
 // in loadgen_parts.hpp.
 #include <fcntl.h>
 #include <signal.h>
@@ -977,7 +977,6 @@ Options parse(int argc, char** argv) {
     else if (flag == "--capacity") options.capacity = std::stoi(value);
     else if (flag == "--idle") options.idle = std::stoi(value);
     else if (flag == "--spectators") options.spectators = std::stoi(value);
-    else if (flag == "--lobby-watchers") options.lobby_watchers = std::stoi(value);
     else if (flag == "--db") options.db = value;
     else if (flag == "--connect") options.connect = value;
     else if (flag == "--half-rate") options.half_rate = std::stod(value);
@@ -1017,7 +1016,7 @@ int main(int argc, char** argv) {
                  "                       [--bot-rooms N [--bot-level L] [--bot-threads T] [--bot-priority idle|normal]\n"
                  "                       [--bot-budget adaptive|full]] [--analyses N] [--capacity MAX_PLAYERS]\n"
                  "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S] [--floor]\n"
-                 "       mancala-loadgen --spectators N [--lobby-watchers N] [--seconds S]   (fan-out: fanout.hpp)\n"
+                 "       mancala-loadgen --spectators N [--seconds S] [--pin]   (fan-out: fanout.hpp)\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
@@ -1027,7 +1026,7 @@ int main(int argc, char** argv) {
     if (options.bot_rooms > 0 || options.analyses > 0) return run_impact(options);
     if (options.capacity > 0) return run_capacity(options);
     if (options.idle > 0) return run_idle(options);
-    if (options.spectators > 0 || options.lobby_watchers > 0) return mancala::bench::run_fanout(options);
+    if (options.spectators > 0) return mancala::bench::run_fanout(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",
                 options.rooms, options.seconds, options.server_threads, options.pin ? ", pinned" : "", options.rounds);
     std::vector<double> ratios, p99s, limits, floor_ratios, of_floor, floor_p99s;

@@ -59,8 +59,7 @@ struct Options {
   bool split = false;   // --split: a room's second player on the next --connect address (forwarded)
   double half_rate = 0;  // --half-rate: the "half load" at this many moves/s, for comparing two builds
   bool floor = false;    // --floor: each round also runs the floor server (floor_server.hpp)
-  int spectators = 0;      // > 0: the fan-out mode, one game watched by this many (fanout.hpp)
-  int lobby_watchers = 0;  // > 0: the fan-out mode's lobby variant, this many connections watching the lobby
+  int spectators = 0;    // > 0: the fan-out mode, one game watched by this many (fanout.hpp)
 };
 
 // Where a generator connection goes: a server this process started (on loopback), or one given
