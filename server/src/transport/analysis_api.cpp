@@ -50,8 +50,7 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
   for (const auto& key : keys)
     if (const auto wait = limiter.wait(key)) {
       log_warn("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
-      throw HttpError{http::status::too_many_requests,
-                      "too many " + what + "; try again in " + std::to_string(wait->count()) + " s", *wait};
+      throw rate_limited(what, *wait);
     }
   for (const auto& key : keys) limiter.fail(key);
 }
@@ -60,7 +59,7 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
 void check_origin(const HttpRequest& request, const HttpContext& context) {
   if (request[http::field::origin].empty()) return;
   if (!origin_allowed(request, context.allowed_origins, context.public_origin, context.bind_address))
-    throw HttpError{http::status::forbidden, "this Origin may not ask for analyses here"};
+    throw forbidden_origin("ask for analyses");
 }
 
 // `allowed`: the methods of this resource, as an Allow field says them ("GET, POST, DELETE");
@@ -73,7 +72,7 @@ void check_method(const HttpRequest& request, std::string_view allowed) {
     if (rest.substr(0, end) == method) return;
     rest.remove_prefix(std::min(end + 2, rest.size()));
   }
-  throw HttpError{http::status::method_not_allowed, "use " + std::string(allowed) + " here"};
+  throw method_not_allowed(allowed);
 }
 
 // Reading and replaying records and games is work of its own (issue 46): `job` runs on a
@@ -85,7 +84,7 @@ void on_replay_worker(const std::shared_ptr<const HttpRequest>& request, const H
   const bool queued = context.record_replays->push(
       [request, reply, job = std::move(job)] { answer_safely(*request, reply, job); });
   if (!queued)
-    throw HttpError{http::status::service_unavailable,
+    throw HttpError{http::status::service_unavailable, "busy",
                     "the server is reading as many game records as it can; try again in a few seconds", kBusyRetry};
 }
 
@@ -93,17 +92,17 @@ void on_replay_worker(const std::shared_ptr<const HttpRequest>& request, const H
 void refuse_analysis(AnalysisAdmission admission, const AnalysisLimits& limits) {
   switch (admission) {
     case AnalysisAdmission::queue_full:
-      throw HttpError{http::status::service_unavailable,
+      throw HttpError{http::status::service_unavailable, "queue_full",
                       "the analysis queue is full (" + std::to_string(limits.max_running) +
                           " analyses); try again when one has finished",
                       kQueueRetry};
     case AnalysisAdmission::asker_busy:
-      throw HttpError{http::status::too_many_requests,
+      throw HttpError{http::status::too_many_requests, "too_many_analyses",
                       "you already have " + std::to_string(limits.max_per_asker) +
                           " analyses queued or running; wait for one to finish, or cancel one",
                       kQueueRetry};
     case AnalysisAdmission::too_long:
-      throw HttpError{http::status::bad_request, "this game is too long to analyse: analyses are for games of at most " +
+      throw HttpError{http::status::bad_request, "too_long", "this game is too long to analyse: analyses are for games of at most " +
                                                      std::to_string(limits.max_positions) + " positions"};
     case AnalysisAdmission::admitted:
     case AnalysisAdmission::exists:
@@ -113,12 +112,12 @@ void refuse_analysis(AnalysisAdmission admission, const AnalysisLimits& limits) 
 
 StoredGame finished_game(const std::string& id, const Caller& caller, Storage& storage) {
   StoredGame game = visible_game(id, caller.viewer, storage);
-  if (game.meta.status != "finished") throw HttpError{http::status::conflict, kStillPlaying};
+  if (game.meta.status != "finished") throw HttpError{http::status::conflict, "still_playing", kStillPlaying};
   return game;
 }
 
 AnalysisJobs& jobs_of(const HttpContext& context) {
-  if (!context.analyses) throw HttpError{http::status::service_unavailable, "analysis is not available on this server"};
+  if (!context.analyses) throw HttpError{http::status::service_unavailable, "analysis_off", "analysis is not available on this server"};
   return *context.analyses;
 }
 
@@ -143,11 +142,11 @@ StringResponse cancel_analysis(const HttpRequest& request, const HttpContext& co
   check_origin(request, context);
   count_against(context.limits.analysis_cancels, caller, "cancelled analyses");
   const auto row = context.storage.analyses().find(id);
-  if (!row) throw HttpError{http::status::not_found, "nobody asked for this analysis"};
+  if (!row) throw HttpError{http::status::not_found, "not_found", "nobody asked for this analysis"};
   if (row->state != "running")
-    throw HttpError{http::status::conflict, "this analysis is " + row->state + ": there is nothing to cancel"};
+    throw HttpError{http::status::conflict, "not_running", "this analysis is " + row->state + ": there is nothing to cancel"};
   if (!may_cancel(*row, caller, game))
-    throw HttpError{http::status::forbidden, "only who asked for this analysis, or a player of the game, may cancel it"};
+    throw HttpError{http::status::forbidden, "forbidden", "only who asked for this analysis, or a player of the game, may cancel it"};
   jobs_of(context).cancel(id);
   return json_response(request, http::status::ok, jobs_of(context).status(id));
 }
@@ -224,10 +223,10 @@ Json read_record_text(std::string_view text) {
   try {
     record = record_from_text(text);
   } catch (const EngineError& e) {  // RecordTextError's words name the line and column
-    throw HttpError{http::status::bad_request, e.what()};
+    throw HttpError{http::status::bad_request, "bad_record", e.what()};
   }
   if (const std::size_t turns = record["turns"].size(); turns > kMaxRecordTurns)
-    throw HttpError{http::status::payload_too_large, "this record has " + std::to_string(turns) +
+    throw HttpError{http::status::payload_too_large, "record_too_long", "this record has " + std::to_string(turns) +
                                                          " moves and events; a record may have at most " +
                                                          std::to_string(kMaxRecordTurns)};
   return record;
@@ -287,7 +286,7 @@ Json keyed_record(std::string_view text, const std::string& key) {
   const std::string canonical = to_hex(sha256(text)) == key ? std::string(text) : record_to_text(record);
   const std::string canonical_key = to_hex(sha256(canonical));
   if (canonical_key != key)
-    throw HttpError{http::status::bad_request,
+    throw HttpError{http::status::bad_request, "wrong_key",
                     "this text's key is " + canonical_key + ", not " + key + " (POST /api/records gives it)"};
   return record;
 }
@@ -338,9 +337,9 @@ void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext&
   rest.remove_suffix(analysis ? kAnalysis.size() : positions ? kPositions.size() : kRecordText.size());
   const auto id = decode_path_segment(rest);
   if (!id || id->empty() || id->find('/') != std::string::npos)
-    throw HttpError{http::status::not_found, "no such endpoint"};
+    throw not_found("there is no endpoint at " + std::string(path.substr(0, 128)) + " (protocol/README.md lists them)");
   if (record && !is_record_key(*id))
-    throw HttpError{http::status::not_found, "a record's key is the SHA-256 of its text, 64 hex digits"};
+    throw HttpError{http::status::not_found, "not_found", "a record's key is the SHA-256 of its text, 64 hex digits"};
   if (positions) return record_positions(request, context, caller, *id, reply);
   if (record) return record_analysis(request, context, caller, *id, reply);
   if (analysis) return game_analysis(request, context, caller, *id, reply);
@@ -354,7 +353,7 @@ void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext&
 Match whatif_position(const Json& body, const HttpContext& context, const Caller& caller) {
   const auto at = body.find("at");
   if (at == body.end() || !at->is_number_integer() || at->get<std::int64_t>() < 0)
-    throw HttpError{http::status::bad_request, "'at' must be a position index (0 for the opening)"};
+    throw HttpError{http::status::bad_request, "bad_request", "'at' must be a position index (0 for the opening)"};
   std::vector<analysis::GameStep> steps;
   Json game_type;
   Json options;
@@ -369,11 +368,11 @@ Match whatif_position(const Json& body, const HttpContext& context, const Caller
     game_type = record["game"];
     options = record["options"];
   } else {
-    throw HttpError{http::status::bad_request, "name the game: \"game_id\" or \"record\" (its text)"};
+    throw HttpError{http::status::bad_request, "bad_request", "name the game: \"game_id\" or \"record\" (its text)"};
   }
   const auto index = static_cast<std::size_t>(at->get<std::int64_t>());
   if (index >= steps.size())
-    throw HttpError{http::status::bad_request,
+    throw HttpError{http::status::bad_request, "bad_request",
                     "'at' must be from 0 to " + std::to_string(steps.size() - 1) + " in this game"};
   return Match::from_game(game_type.get<std::string>(), options, steps[index].position->clone());
 }
@@ -381,13 +380,13 @@ Match whatif_position(const Json& body, const HttpContext& context, const Caller
 void play_moves(Match& match, const Json& body) {
   const auto moves = body.find("moves");
   if (moves == body.end()) return;
-  if (!moves->is_array()) throw HttpError{http::status::bad_request, "'moves' must be a list of action lines"};
+  if (!moves->is_array()) throw HttpError{http::status::bad_request, "bad_request", "'moves' must be a list of action lines"};
   for (std::size_t i = 0; i < moves->size(); ++i) {
     const Json& line = (*moves)[i];
-    if (!line.is_string()) throw HttpError{http::status::bad_request, "'moves' must be a list of action lines"};
+    if (!line.is_string()) throw HttpError{http::status::bad_request, "bad_request", "'moves' must be a list of action lines"};
     const Outcome outcome = play_action_line(match, line.get<std::string>());
     if (!outcome.ok())
-      throw HttpError{http::status::bad_request, "move " + std::to_string(i + 1) + " ('" + line.get<std::string>() +
+      throw HttpError{http::status::bad_request, "illegal_move", "move " + std::to_string(i + 1) + " ('" + line.get<std::string>() +
                                                      "'): " + outcome.error->message};
   }
 }
@@ -400,7 +399,7 @@ void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const Http
   AnalysisJobs& jobs = jobs_of(context);
   on_replay_worker(request, context, reply, [request, &context, &jobs, caller, reply] {
     const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
-    if (!body.is_object()) throw HttpError{http::status::bad_request, "the body must be a JSON object"};
+    if (!body.is_object()) throw HttpError{http::status::bad_request, "bad_request", "the body must be a JSON object"};
     Match match = whatif_position(body, context, caller);
     play_moves(match, body);
     Json state = match.state();
@@ -408,11 +407,12 @@ void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const Http
         std::shared_ptr<const Game>(match.game().clone()),
         [request, reply, state = std::move(state)](std::optional<analysis::PositionAnalysis> result) {
           if (!result)
-            return reply(error_response(*request, {http::status::internal_server_error, "the search failed"}));
+            return reply(error_response(*request, {http::status::internal_server_error, "internal",
+                                                     "the search failed; try again, or ask about another position"}));
           reply(json_response(*request, http::status::ok,
                               Json{{"state", state}, {"analysis", position_analysis_json(*result)}}));
         });
-    if (!queued) throw HttpError{http::status::service_unavailable, "the engine is busy; try again in a few seconds", kBusyRetry};
+    if (!queued) throw HttpError{http::status::service_unavailable, "busy", "the engine is busy; try again in a few seconds", kBusyRetry};
   });
 }
 

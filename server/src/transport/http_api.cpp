@@ -24,6 +24,10 @@
 namespace mancala::server {
 namespace {
 
+HttpError no_endpoint(std::string_view path) {
+  return not_found("there is no endpoint at " + std::string(path.substr(0, 128)) + " (protocol/README.md lists them)");
+}
+
 using Query = std::map<std::string, std::string>;
 
 // Anything decoded from the request may end up in a JSON answer (an id in "no game '…'"), and
@@ -31,7 +35,7 @@ using Query = std::map<std::string, std::string>;
 std::optional<std::string> decode_utf8(std::string_view text, bool plus_is_space) {
   auto decoded = url_decode(text, plus_is_space);
   if (decoded && !is_utf8(*decoded))
-    throw HttpError{http::status::bad_request, "the URL is not valid UTF-8 once percent-decoded"};
+    throw bad_request("the URL is not valid UTF-8 once percent-decoded; percent-encode UTF-8 text");
   return decoded;
 }
 
@@ -43,7 +47,7 @@ Query parse_query(std::string_view query) {
     const auto equals = pair.find('=');
     const auto key = decode_utf8(pair.substr(0, equals), true);
     const auto value = decode_utf8(equals == std::string_view::npos ? "" : pair.substr(equals + 1), true);
-    if (!key || !value) throw HttpError{http::status::bad_request, "malformed query string"};
+    if (!key || !value) throw bad_request("the query string is malformed: write it as name=value pairs joined by &");
     out[*key] = *value;
     query.remove_prefix(std::min(end + 1, query.size()));
   }
@@ -55,16 +59,8 @@ std::int64_t parse_integer(const std::string& name, const std::string& text, std
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < min || value > max)
-    throw HttpError{http::status::bad_request, "'" + name + "' must be an integer from " +
-                                                   std::to_string(min) + " to " + std::to_string(max)};
+    throw bad_request("'" + name + "' must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
   return value;
-}
-
-// The account whose session cookie the request carries, if any.
-std::string session_viewer(const HttpRequest& request, const HttpContext& context) {
-  const auto secret = session_secret(request, context.secure_cookies());
-  if (!secret) return "";
-  return context.storage.accounts().session_player(secret_hash(*secret)).value_or("");
 }
 
 Json summary_json(const GameMeta& meta) {
@@ -85,7 +81,7 @@ Json list_games(const Query& query, const std::string& viewer, Storage& storage)
   if (const auto it = query.find("game"); it != query.end()) filter.game = it->second;
   if (const auto it = query.find("status"); it != query.end()) {
     if (it->second != "finished" && it->second != "playing")
-      throw HttpError{http::status::bad_request, "'status' must be finished or playing"};
+      throw bad_request("'status' must be finished or playing");
     filter.status = it->second;
   }
   if (const auto it = query.find("limit"); it != query.end())
@@ -177,14 +173,14 @@ StringResponse route(const HttpRequest& request, const HttpContext& context) {
     if (positions) rest.remove_suffix(kPositions.size());
     const auto id = decode_utf8(rest, false);
     if (!id || id->empty() || id->find('/') != std::string::npos)
-      throw HttpError{http::status::not_found, "no such endpoint"};
+      throw no_endpoint(path);
     const StoredGame game = visible_game(*id, viewer, context.storage);
     if (positions) return json_response(request, http::status::ok, positions_json(game, request));
     Json record = game_record(game.meta, game.actions);
     record["chat"] = chat_seen_by(game.meta, viewer, context.storage);
     return json_response(request, http::status::ok, record);
   }
-  throw HttpError{http::status::not_found, "no such endpoint"};
+  throw no_endpoint(path);
 }
 
 }  // namespace
@@ -214,39 +210,9 @@ void PositionsPage::add(Json state) {
 
 Json PositionsPage::answer(std::int64_t total) && {
   if (from_ >= total)
-    throw HttpError{http::status::bad_request,
-                    "'from' must be below " + std::to_string(total) + ", the number of positions there are"};
+    throw bad_request("'from' must be below " + std::to_string(total) + ", the number of positions there are");
   const auto next = from_ + static_cast<std::int64_t>(states_.size());
   return Json{{"from", from_}, {"total", total}, {"states", std::move(states_)}, {"next", next < total ? Json(next) : Json()}};
-}
-
-StringResponse json_response(const HttpRequest& request, http::status status, const Json& body) {
-  return text_response(request, status, "application/json", to_json_text(body));
-}
-
-StringResponse error_response(const HttpRequest& request, const HttpError& error) {
-  const Json body{{"error", error.message}};
-  auto response = text_response(request, error.status, "application/json",
-                                body.dump(-1, ' ', false, Json::error_handler_t::replace));
-  if (error.retry_after) response.set(http::field::retry_after, std::to_string(error.retry_after->count()));
-  return response;
-}
-
-std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
-  const std::string_view header = to_std(request[http::field::authorization]);
-  constexpr std::string_view kBearer = "bearer ";
-  // The scheme is case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" are Bearer too.
-  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  if (header.size() <= kBearer.size() ||
-      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [&](char a, char b) { return a == lower(b); }))
-    return session_viewer(request, context);
-  const std::string token(header.data() + kBearer.size(), header.size() - kBearer.size());
-  try {
-    const auto player = context.hub.player_by_token(token);  // also one another process made
-    return player ? player->id : "";
-  } catch (const std::exception&) {
-    throw HttpError{http::status::service_unavailable, "the player could not be looked up; try again"};
-  }
 }
 
 StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage) {
@@ -256,7 +222,7 @@ StoredGame visible_game(const std::string& id, const std::string& viewer, Storag
                        [&](const StoredSeat& seat) { return !viewer.empty() && seat.player_id == viewer; });
   };
   if (!game || (game->meta.is_private && !seated(game->meta)))
-    throw HttpError{http::status::not_found, "no game '" + id + "'"};
+    throw not_found("no game '" + id + "' (or it is private and you are not one of its players)");
   return std::move(*game);
 }
 
@@ -324,58 +290,27 @@ bool is_api_target(std::string_view path) {
   return path == "/healthz" || path == "/metrics" || path.substr(0, 5) == "/api/" || path == "/api";
 }
 
-StringResponse text_response(const HttpRequest& request, http::status status,
-                             std::string_view content_type, std::string body) {
-  StringResponse response{status, request.version()};
-  response.set(http::field::server, "mancala-server");
-  response.set(http::field::content_type, beast::string_view(content_type.data(), content_type.size()));
-  response.set(http::field::cache_control, "no-store");
-  add_security_headers(response);
-  response.keep_alive(request.keep_alive());
-  response.body() = std::move(body);
-  response.prepare_payload();
-  return response;
-}
-
-void answer_safely(const HttpRequest& request, const ApiReply& reply, const std::function<void()>& answer) {
-  try {
-    answer();
-  } catch (const HttpError& e) {
-    reply(error_response(request, e));
-  } catch (const Unavailable& e) {
-    log_warn("http_api_unavailable", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
-    reply(error_response(request, {http::status::service_unavailable,
-                                   "the database cannot be reached right now; try again shortly",
-                                   std::chrono::seconds((kRetryAfterMs + 999) / 1000)}));
-  } catch (const std::exception& e) {
-    log_error("http_api_fault", {{"target", std::string(to_std(request.target()))}, {"message", e.what()}});
-    reply(error_response(request, {http::status::internal_server_error, "the server could not answer this request"}));
-  }
-}
-
 // What an invite link opens, for the page of a visitor who has no name yet: holding the invite
 // is what lets anyone into the room, so it may also say what the room is. The invite comes in
 // the body (POST /api/invites {"invite": "…"}), never in the path, which proxies log.
 StringResponse answer_invite(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  if (request.method() != http::verb::post) {
-    auto response = json_response(request, http::status::method_not_allowed,
-                                  Json{{"error", "POST the invite here as {\"invite\": \"…\"}"}});
-    response.set(http::field::allow, "POST");
-    return response;
-  }
   StringResponse out;
   answer_safely(request, [&](StringResponse response) { out = std::move(response); }, [&] {
+    if (request.method() != http::verb::post) {
+      HttpError refused = method_not_allowed("POST");
+      refused.message = "POST the invite here as {\"invite\": \"…\"}";
+      throw refused;
+    }
     if (const auto wait = context.limits.invite_lookups.wait("address:" + address))
-      throw HttpError{http::status::too_many_requests,
-                      "too many invites looked up; try again in " + std::to_string(wait->count()) + " s", *wait};
+      throw rate_limited("invites looked up", *wait);
     context.limits.invite_lookups.fail("address:" + address);
     const Json body = Json::parse(request.body(), nullptr, /*allow_exceptions=*/false);
     const auto invite = body.is_object() ? body.find("invite") : body.end();
     if (!body.is_object() || invite == body.end() || !invite->is_string() || invite->get<std::string>().empty())
-      throw HttpError{http::status::bad_request, "the body must be {\"invite\": \"<the invite>\"}"};
+      throw bad_request("the body must be {\"invite\": \"<the invite>\"}");
     const auto id = context.storage.game_of_invite(invite->get<std::string>());
     const auto game = id ? context.storage.load_game(*id) : std::nullopt;
-    if (!game) throw HttpError{http::status::not_found, "this invite is unknown, or its room expired"};
+    if (!game) throw not_found("this invite is unknown, or its room expired; ask for a new link");
     out = json_response(request, http::status::ok, summary_json(game->meta));
   });
   return out;
@@ -385,15 +320,11 @@ StringResponse handle_api(const HttpRequest& request, const HttpContext& context
   const std::string_view target = to_std(request.target());
   if (is_account_target(target.substr(0, target.find('?')))) return handle_account_api(request, context, address);
   if (target.substr(0, target.find('?')) == "/api/invites") return answer_invite(request, context, address);
-  if (request.method() != http::verb::get && request.method() != http::verb::head) {
-    auto response = json_response(request, http::status::method_not_allowed,
-                                  Json{{"error", "only GET is supported here"}});
-    response.set(http::field::allow, "GET, HEAD");
-    return response;
-  }
   StringResponse out;
-  answer_safely(request, [&](StringResponse response) { out = std::move(response); },
-                [&] { out = route(request, context); });
+  answer_safely(request, [&](StringResponse response) { out = std::move(response); }, [&] {
+    if (request.method() != http::verb::get && request.method() != http::verb::head) throw method_not_allowed("GET, HEAD");
+    out = route(request, context);
+  });
   return out;
 }
 
