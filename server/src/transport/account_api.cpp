@@ -1,18 +1,14 @@
 #include "account_api.hpp"
 
-#include "credentials.hpp"
+#include "api_parts.hpp"
+#include "hub.hpp"
 #include "identity.hpp"
 #include "log.hpp"
 #include "mancala/protocol/client_messages.hpp"
-#include "mancala/registry.hpp"
 #include "mancala/utf8.hpp"
 #include "password.hpp"
-#include "push_crypto.hpp"
 #include "random.hpp"
 #include "session_cookie.hpp"
-#include "http_session.hpp"
-#include "hub.hpp"
-#include "static_files.hpp"
 #include "storage.hpp"
 #include "text.hpp"
 #include "work_queue.hpp"
@@ -22,23 +18,9 @@ namespace {
 
 constexpr std::size_t kMaxAccountName = 24;
 constexpr std::size_t kHashMilliseconds = 100;  // about one Argon2id hash on one core (for Retry-After)
-constexpr int kLeaderboardSize = 50;
 
 StringResponse answer(const HttpRequest& request, http::status status, const Json& body) {
   return json_response(request, status, body);
-}
-
-Json body_of(const HttpRequest& request) {
-  Json body = Json::parse(request.body(), nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) throw HttpError{http::status::bad_request, "bad_request", "the body must be a JSON object", {}};
-  return body;
-}
-
-std::string string_field(const Json& body, const char* name) {
-  const auto it = body.find(name);
-  if (it == body.end() || !it->is_string())
-    throw HttpError{http::status::bad_request, "bad_request", std::string("'") + name + "' must be a string", {}};
-  return it->get<std::string>();
 }
 
 // Account names end up in links (#/player/NAME): letters, digits, _ and - only.
@@ -113,29 +95,12 @@ void count_failure(const HttpContext& context, const LoginKeys& keys, const std:
   context.limits.logins_by_name.fail(keys.name);
 }
 
-// State-changing requests from a browser must come from this site's own pages.
-void check_origin(const HttpRequest& request, const HttpContext& context) {
-  if (request[http::field::origin].empty()) return;  // not a browser: nothing to forge
-  if (!origin_allowed(request, context.allowed_origins, context.public_origin, context.bind_address))
-    throw HttpError{http::status::forbidden, "forbidden", "this Origin may not change accounts here", {}};
-}
-
 using Session = AccountSession;
 
 // Cookies get Secure and the __Host- prefix when the site is https (--public-url) or this
 // request came over https to a trusted proxy.
 bool secure_cookies(const HttpRequest& request, const HttpContext& context) {
   return context.secure_cookies() || came_over_https(request);
-}
-
-std::optional<Session> current_session(const HttpRequest& request, const HttpContext& context) {
-  return account_session(request, context);
-}
-
-Session required_session(const HttpRequest& request, const HttpContext& context) {
-  auto session = current_session(request, context);
-  if (!session) throw HttpError{http::status::unauthorized, "not_logged_in", "log in first", {}};
-  return *session;
 }
 
 // A new session for the player, answered with its cookie. Beyond kMaxSessionsPerAccount the
@@ -153,15 +118,6 @@ StringResponse logged_in(const HttpRequest& request, const HttpContext& context,
   return response;
 }
 
-// The guest presenting `Authorization: Bearer <token>`, if any.
-PlayerRef guest_of(const HttpRequest& request, const HttpContext& context) {
-  const std::string token = bearer_token(request);
-  if (token.empty()) return nullptr;
-  auto guest = context.players.find_by_token(token);
-  if (!guest) throw HttpError{http::status::bad_request, "bad_token", "no guest has this token", {}};
-  return guest;
-}
-
 // What a route answers: its response, or its refusal's, never an exception.
 StringResponse response_of(const HttpRequest& request, const std::function<StringResponse()>& route) {
   StringResponse out;
@@ -171,20 +127,14 @@ StringResponse response_of(const HttpRequest& request, const std::function<Strin
 
 // One request on its way: what the routes that hash need to answer later, from a password
 // worker, after the reader thread that checked the request has moved on.
-struct Call {
-  std::shared_ptr<const HttpRequest> request;
-  const HttpContext& context;
-  std::string address;
-  ApiReply reply;
-  bool hash_here = false;  // no workers (or a caller that waits): hash on this thread
-};
+using Call = ApiCall;
 
 // Runs `work` (which hashes) on the password workers, whose queue is bounded: when it is full
 // the request is refused at once, before any hash, and the reader threads stay free for
 // /healthz, the history API and hellos.
 void hash_then(const Call& call, std::function<StringResponse()> work) {
   WorkQueue* workers = call.context.password_work;
-  if (call.hash_here || !workers) return call.reply(response_of(*call.request, work));
+  if (call.wait_here || !workers) return call.reply(response_of(*call.request, work));
   const bool queued = workers->push([request = call.request, reply = call.reply, work = std::move(work)] {
     reply(response_of(*request, work));
   });
@@ -200,12 +150,7 @@ void sign_up(const Call& call) {
   const HttpRequest& request = *call.request;
   const HttpContext& context = call.context;
   const std::string& address = call.address;
-  check_origin(request, context);
-  if (const auto wait = context.limits.signups_by_address.take(address)) {  // every sign-up counts
-    log_warn("login_locked", {{"address", address}, {"by", "signups_by_address"}, {"retry_after_s", wait->count()}});
-    throw too_many("sign-ups", *wait);
-  }
-  const Json body = body_of(request);
+  const Json body = body_object(request);
   const std::string name = checked_account_name(string_field(body, "name"));
   const std::string password = string_field(body, "password");
   check_password(name, password);
@@ -252,8 +197,7 @@ void log_in(const Call& call) {
   const HttpRequest& request = *call.request;
   const HttpContext& context = call.context;
   const std::string& address = call.address;
-  check_origin(request, context);
-  const Json body = body_of(request);
+  const Json body = body_object(request);
   const std::string name = string_field(body, "name");
   const std::string password = string_field(body, "password");
   const LoginKeys keys = login_keys(address, name);
@@ -289,8 +233,7 @@ void end_sessions(const HttpContext& context, const std::string& player_id, cons
 }
 
 StringResponse log_out(const HttpRequest& request, const HttpContext& context, bool everywhere) {
-  check_origin(request, context);
-  if (const auto session = current_session(request, context)) {
+  if (const auto session = account_session(request, context)) {
     if (everywhere) {
       end_sessions(context, session->player_id, "");
     } else {
@@ -322,13 +265,12 @@ void change_password(const Call& call) {
   const HttpRequest& request = *call.request;
   const HttpContext& context = call.context;
   const std::string& address = call.address;
-  check_origin(request, context);
   const Session session = required_session(request, context);
   auto account = context.storage.accounts().account_of(session.player_id);
   if (!account) throw HttpError{http::status::unauthorized, "not_logged_in", "log in first", {}};
   const LoginKeys keys = login_keys(address, account->name);
   wait_if_failed_too_often(context, keys, address);
-  const Json body = body_of(request);
+  const Json body = body_object(request);
   const std::string password = string_field(body, "password");
   const std::string fresh = string_field(body, "new_password");
   check_password(account->name, fresh);
@@ -357,9 +299,8 @@ void reset_password(const Call& call) {
   const HttpRequest& request = *call.request;
   const HttpContext& context = call.context;
   const std::string& address = call.address;
-  check_origin(request, context);
   wait_if_limited(context.limits.logins_by_address, address, address, "address");
-  const Json body = body_of(request);
+  const Json body = body_object(request);
   const std::string code_hash = secret_hash(string_field(body, "code"));
   const std::string fresh = string_field(body, "new_password");
   check_password("", fresh);
@@ -382,258 +323,25 @@ void reset_password(const Call& call) {
   });
 }
 
-Json rating_json(const SeatRating& rating) {
-  return {{"rating", rating.rating.rating}, {"deviation", rating.rating.deviation},
-          {"provisional", rating.provisional()}, {"games", rating.games}};
-}
+void log_out_here(const Call& call) { call.reply(log_out(call.http(), call.context, false)); }
+void log_out_everywhere(const Call& call) { call.reply(log_out(call.http(), call.context, true)); }
+void account(const Call& call) { call.reply(show_account(call.http(), call.context)); }
 
-StringResponse show_player(const HttpRequest& request, const HttpContext& context, const std::string& who) {
-  const auto profile = context.storage.accounts().profile(who);
-  if (!profile) throw HttpError{http::status::not_found, "not_found", "no player '" + who + "'", {}};
-  Json ratings = Json::object();
-  for (const auto& [game, rating] : profile->ratings) ratings[game] = rating_json(rating);
-  Json history = Json::object();
-  for (const auto& point : profile->history)
-    history[point.game].push_back(
-        {{"at", point.at}, {"rating", point.rating}, {"deviation", point.deviation}, {"game_id", point.game_id}});
-  return answer(request, http::status::ok,
-                Json{{"name", profile->name},
-                     {"player_id", profile->player_id},
-                     {"account", profile->account},
-                     {"ratings", std::move(ratings)},
-                     {"games", {{"played", profile->played}, {"won", profile->won}, {"drawn", profile->drawn},
-                                {"lost", profile->lost}}},
-                     {"rating_history", std::move(history)}});
-}
-
-StringResponse show_leaderboard(const HttpRequest& request, const HttpContext& context, const std::string& game) {
-  const auto& types = game_types();
-  if (std::none_of(types.begin(), types.end(), [&](const GameType& type) { return type.id == game; }))
-    throw HttpError{http::status::not_found, "not_found", "no game '" + game + "'", {}};
-  Json players = Json::array();
-  for (const auto& entry : context.storage.accounts().leaderboard(game, kLeaderboardSize))
-    players.push_back({{"name", entry.name}, {"player_id", entry.player_id}, {"rating", entry.rating.rating.rating},
-                       {"deviation", entry.rating.rating.deviation}, {"games", entry.rating.games}});
-  return answer(request, http::status::ok, Json{{"game", game}, {"players", std::move(players)}});
-}
-
-// ---- Web Push subscriptions (issue 33) -------------------------------------------------
-
-constexpr std::size_t kMaxEndpoint = 2048;
-constexpr std::size_t kAuthSecretSize = 16;
-
-void check_push_on(const HttpContext& context) {
-  if (context.push_key.empty())
-    throw HttpError{http::status::not_found, "push_off", "this server sends no push notifications", {}};
-}
-
-// Requests that write something (a push subscription, a mute) each count against the address,
-// so a client cannot fill a table, or make the server post to endpoints of its choosing, at speed.
-void count_request(FailureLimiter& limiter, const std::string& address, const std::string& what) {
-  if (const auto wait = limiter.wait(address)) {
-    log_warn(what + "_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
-    throw rate_limited(what + " requests", *wait);
-  }
-  limiter.fail(address);
-}
-
-void count_push_request(const HttpContext& context, const std::string& address) {
-  count_request(context.limits.push_by_address, address, "push");
-}
-
-// The player a subscription belongs to: an account by its session, a guest by its token.
-std::string push_player(const HttpRequest& request, const HttpContext& context) {
-  if (const auto session = current_session(request, context)) return session->player_id;
-  if (const PlayerRef guest = guest_of(request, context)) return guest->id;
-  throw HttpError{http::status::unauthorized, "not_logged_in",
-                "log in, or send your guest token as 'Authorization: Bearer …'", {}};
-}
-
-std::string checked_endpoint(const HttpContext& context, const Json& body) {
-  std::string endpoint = string_field(body, "endpoint");
-  if (endpoint.size() > kMaxEndpoint)
-    throw HttpError{http::status::bad_request, "bad_subscription", "the endpoint is longer than 2048 characters", {}};
-  const PushUrlCheck check = check_push_endpoint(endpoint, context.push_endpoints);
-  if (!check.url) throw HttpError{http::status::bad_request, "bad_subscription", check.problem, {}};
-  return endpoint;
-}
-
-// The browser's keys as the Push API's PushSubscription.toJSON() writes them, checked: a P-256
-// point and a 16-byte secret, both base64url.
-std::pair<std::string, std::string> checked_keys(const Json& body) {
-  const auto keys = body.find("keys");
-  if (keys == body.end() || !keys->is_object())
-    throw HttpError{http::status::bad_request, "bad_subscription", "'keys' must hold 'p256dh' and 'auth'", {}};
-  const std::string p256dh = string_field(*keys, "p256dh");
-  const std::string auth = string_field(*keys, "auth");
-  const auto point = from_base64url(p256dh);
-  const auto secret = from_base64url(auth);
-  try {
-    if (!point || !secret || secret->size() != kAuthSecretSize) throw PushCryptoError("");
-    EcKey::from_public(*point);
-  } catch (const PushCryptoError&) {
-    throw HttpError{http::status::bad_request, "bad_subscription",
-                  "'keys.p256dh' must be a P-256 public key and 'keys.auth' 16 bytes, both base64url", {}};
-  }
-  return {p256dh, auth};
-}
-
-StringResponse subscribe_push(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  check_push_on(context);
-  check_origin(request, context);
-  count_push_request(context, address);
-  const std::string player = push_player(request, context);
-  const Json body = body_of(request);
-  const std::string endpoint = checked_endpoint(context, body);
-  const auto [p256dh, auth] = checked_keys(body);
-  context.storage.push_subscriptions().add({endpoint, player, p256dh, auth});
-  log_info("push_subscribed", {{"player", player}, {"address", address}});
-  return answer(request, http::status::created, Json{{"subscribed", true}});
-}
-
-StringResponse unsubscribe_push(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  check_push_on(context);
-  check_origin(request, context);
-  count_push_request(context, address);
-  const std::string player = push_player(request, context);
-  const std::string endpoint = string_field(body_of(request), "endpoint");
-  if (!context.storage.push_subscriptions().remove(player, endpoint))
-    throw HttpError{http::status::not_found, "not_found", "you have no push subscription with this endpoint", {}};
-  log_info("push_unsubscribed", {{"player", player}, {"address", address}});
-  return answer(request, http::status::ok, Json{{"subscribed", false}});
-}
-
-StringResponse show_push_key(const HttpRequest& request, const HttpContext& context) {
-  check_push_on(context);
-  return answer(request, http::status::ok, Json{{"key", context.push_key}});
-}
-
-// An account's muted players (a guest's stay in the browser): hidden from him in every room's chat.
-constexpr std::size_t kMaxMutes = 200;
-
-StringResponse mutes_answer(const HttpRequest& request, const HttpContext& context, const std::string& player_id) {
-  Json muted = Json::array();
-  for (const auto& each : context.storage.chat().mutes(player_id))
-    muted.push_back({{"player_id", each.player_id}, {"name", each.name}});
-  return answer(request, http::status::ok, Json{{"muted", std::move(muted)}});
-}
-
-StringResponse change_mute(const HttpRequest& request, const HttpContext& context, const std::string& address,
-                           const std::string& muted_id, bool muted) {
-  check_origin(request, context);
-  count_request(context.limits.mutes_by_address, address, "mute");
-  const Session session = required_session(request, context);
-  if (muted_id == session.player_id)
-    throw HttpError{http::status::bad_request, "bad_request", "you cannot mute yourself", {}};
-  MutedPlayer other{muted_id, ""};
-  if (muted) {
-    other.name = string_field(body_of(request), "name");
-    if (other.name.size() > kMaxAccountName * 4)
-      throw HttpError{http::status::bad_request, "bad_request", "'name' is longer than a player's name can be", {}};
-    if (context.storage.chat().mutes(session.player_id).size() >= kMaxMutes)
-      throw HttpError{http::status::conflict, "too_many_mutes",
-                    "you muted " + std::to_string(kMaxMutes) + " players already; unmute one first", {}};
-  }
-  context.storage.chat().set_muted(session.player_id, other, muted);
-  return mutes_answer(request, context, session.player_id);
-}
-
-std::optional<std::string> after_prefix(std::string_view path, std::string_view prefix) {
-  if (path.substr(0, prefix.size()) != prefix || path.size() == prefix.size()) return std::nullopt;
-  const auto rest = url_decode(path.substr(prefix.size()), false);
-  if (!rest || rest->find('/') != std::string::npos || !is_utf8(*rest))
-    throw not_found("there is no endpoint at " + std::string(path.substr(0, 128)) + " (protocol/README.md lists them)");
-  return rest;
-}
-
-HttpError wrong_method(std::string_view allowed) { return method_not_allowed(allowed); }
-
-// The routes that hash a password, which answer through `call.reply` (perhaps later, from a
-// password worker); false for any other request.
-bool route_hashing(const Call& call, std::string_view path) {
-  const auto method = call.request->method();
-  const auto post_only = [&](void (*handler)(const Call&)) {
-    if (method != http::verb::post) throw wrong_method("POST");
-    handler(call);
-    return true;
-  };
-  if (path == "/api/accounts") return post_only(sign_up);
-  if (path == "/api/session" && method == http::verb::post) return post_only(log_in);
-  if (path == "/api/account/password") return post_only(change_password);
-  if (path == "/api/password-reset") return post_only(reset_password);
-  return false;
-}
-
-StringResponse route(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  const std::string_view target = to_std(request.target());
-  const std::string_view path = target.substr(0, target.find('?'));
-  const auto method = request.method();
-  if (path == "/api/session") {
-    if (method == http::verb::delete_) return log_out(request, context, false);
-    throw wrong_method("POST, DELETE");
-  }
-  if (path == "/api/sessions") return method == http::verb::delete_ ? log_out(request, context, true) : throw wrong_method("DELETE");
-  if (path == "/api/account") return show_account(request, context);
-  if (path == "/api/account/mutes")
-    return method == http::verb::get ? mutes_answer(request, context, required_session(request, context).player_id)
-                                     : throw wrong_method("GET");
-  if (const auto muted = after_prefix(path, "/api/account/mutes/")) {
-    if (method == http::verb::put) return change_mute(request, context, address, *muted, true);
-    if (method == http::verb::delete_) return change_mute(request, context, address, *muted, false);
-    throw wrong_method("PUT, DELETE");
-  }
-  if (path == "/api/push/key") return show_push_key(request, context);
-  if (path == "/api/push/subscriptions") {
-    if (method == http::verb::post) return subscribe_push(request, context, address);
-    if (method == http::verb::delete_) return unsubscribe_push(request, context, address);
-    throw wrong_method("POST, DELETE");
-  }
-  if (const auto who = after_prefix(path, "/api/players/")) return show_player(request, context, *who);
-  if (const auto game = after_prefix(path, "/api/leaderboard/")) return show_leaderboard(request, context, *game);
-  throw not_found("there is no endpoint at " + std::string(path.substr(0, 128)) + " (protocol/README.md lists them)");
-}
+// Beyond the sign-ups counted here, the handlers count what depends on what they find: failed
+// log-ins (per address and name, per address, per name), sessions made, and every request that
+// will hash a password.
+constexpr Route kRoutes[] = {
+    {http::verb::post, "/api/accounts", {&RequestLimits::signups_by_address, "sign-ups"}, sign_up},
+    {http::verb::post, "/api/session", {}, log_in},
+    {http::verb::delete_, "/api/session", {}, log_out_here},
+    {http::verb::delete_, "/api/sessions", {}, log_out_everywhere},
+    {http::verb::get, "/api/account", {}, account},
+    {http::verb::post, "/api/account/password", {}, change_password},
+    {http::verb::post, "/api/password-reset", {}, reset_password},
+};
 
 }  // namespace
 
-bool is_account_target(std::string_view path) {
-  for (std::string_view exact : {"/api/accounts", "/api/session", "/api/sessions", "/api/account",
-                                 "/api/account/password", "/api/password-reset", "/api/push/key",
-                                 "/api/push/subscriptions", "/api/account/mutes"})
-    if (path == exact) return true;
-  return path.rfind("/api/players/", 0) == 0 || path.rfind("/api/leaderboard/", 0) == 0 ||
-         path.rfind("/api/account/mutes/", 0) == 0;
-}
-
-namespace {
-
-// Answers `call` through its reply: a route that hashes answers itself (perhaps later), any
-// other, and every refusal, at once.
-void answer_call(const Call& call) {
-  const std::string_view target = to_std(call.request->target());
-  const std::string_view path = target.substr(0, target.find('?'));
-  bool answers_itself = false;
-  StringResponse response = response_of(*call.request, [&]() -> StringResponse {
-    if (route_hashing(call, path)) {
-      answers_itself = true;
-      return {};
-    }
-    return route(*call.request, call.context, call.address);
-  });
-  if (!answers_itself) call.reply(std::move(response));
-}
-
-}  // namespace
-
-StringResponse handle_account_api(const HttpRequest& request, const HttpContext& context, const std::string& address) {
-  StringResponse out;
-  answer_call(Call{std::make_shared<const HttpRequest>(request), context, address,
-                   [&out](StringResponse response) { out = std::move(response); }, /*hash_here=*/true});
-  return out;
-}
-
-void handle_account_api_async(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                              const std::string& address, const ApiReply& reply) {
-  answer_call(Call{request, context, address, reply});
-}
+RouteTable account_routes() { return {"accounts", kRoutes, count_per_address}; }
 
 }  // namespace mancala::server

@@ -5,7 +5,6 @@
 #include "analysis_jobs.hpp"
 #include "api_parts.hpp"
 #include "game_log.hpp"
-#include "http_session.hpp"
 #include "log.hpp"
 #include "mancala/action_line.hpp"
 #include "mancala/record_text.hpp"
@@ -16,12 +15,6 @@
 namespace mancala::server {
 namespace {
 
-constexpr std::string_view kGames = "/api/games/";
-constexpr std::string_view kRecords = "/api/records";
-constexpr std::string_view kWhatIf = "/api/whatif";
-constexpr std::string_view kAnalysis = "/analysis";
-constexpr std::string_view kPositions = "/positions";
-constexpr std::string_view kRecordText = "/record.txt";
 constexpr const char* kStillPlaying = "this game is still being played; it can be analysed when it ends";
 // A record's length (issue 46): its bytes are bounded by the request body's limit (64 KiB), its
 // entries (actions and forced events) here, so that nothing longer is replayed. A 22 KB
@@ -37,10 +30,6 @@ struct Caller {
   AnalysisAsker asker() const { return {viewer, address}; }
 };
 
-bool has_suffix(std::string_view path, std::string_view suffix) {
-  return path.size() > suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-}
-
 bool is_post(const HttpRequest& request) { return request.method() == http::verb::post; }
 bool is_delete(const HttpRequest& request) { return request.method() == http::verb::delete_; }
 
@@ -53,26 +42,6 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
       throw rate_limited(what, *wait);
     }
   for (const auto& key : keys) limiter.fail(key);
-}
-
-// Requests that start work or search must come from this site's pages when from a browser.
-void check_origin(const HttpRequest& request, const HttpContext& context) {
-  if (request[http::field::origin].empty()) return;
-  if (!origin_allowed(request, context.allowed_origins, context.public_origin, context.bind_address))
-    throw forbidden_origin("ask for analyses");
-}
-
-// `allowed`: the methods of this resource, as an Allow field says them ("GET, POST, DELETE");
-// HEAD goes with GET.
-void check_method(const HttpRequest& request, std::string_view allowed) {
-  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  const std::string_view method = get ? "GET" : to_std(request.method_string());
-  for (std::string_view rest = allowed; !rest.empty();) {
-    const auto end = std::min(rest.find(", "), rest.size());
-    if (rest.substr(0, end) == method) return;
-    rest.remove_prefix(std::min(end + 2, rest.size()));
-  }
-  throw method_not_allowed(allowed);
 }
 
 // Reading and replaying records and games is work of its own (issue 46): `job` runs on a
@@ -139,8 +108,6 @@ bool may_cancel(const StoredAnalysis& row, const Caller& caller, const std::opti
 
 StringResponse cancel_analysis(const HttpRequest& request, const HttpContext& context, const Caller& caller,
                                const std::string& id, const std::optional<StoredGame>& game) {
-  check_origin(request, context);
-  count_against(context.limits.analysis_cancels, caller, "cancelled analyses");
   const auto row = context.storage.analyses().find(id);
   if (!row) throw HttpError{http::status::not_found, "not_found", "nobody asked for this analysis"};
   if (row->state != "running")
@@ -153,13 +120,11 @@ StringResponse cancel_analysis(const HttpRequest& request, const HttpContext& co
 
 void game_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                    const Caller& caller, const std::string& game_id, const ApiReply& reply) {
-  check_method(*request, "GET, POST, DELETE");
   StoredGame game = finished_game(game_id, caller, context.storage);
   AnalysisJobs& jobs = jobs_of(context);
   const std::string id = game_analysis_id(game_id);
   if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, id, std::move(game)));
   if (!is_post(*request) || jobs.exists(id)) return reply(analysis_answer(*request, jobs.status(id)));
-  check_origin(*request, context);
   count_against(context.limits.analyses, caller, "analyses");
   refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
   on_replay_worker(request, context, reply, [request, &jobs, id, game_id, caller, reply] {
@@ -183,7 +148,6 @@ std::map<int, MoveNote> analysis_notes(const Json& status) {
 
 StringResponse game_record_text(const HttpRequest& request, const HttpContext& context, const Caller& caller,
                                 const std::string& game_id) {
-  check_method(request, "GET");
   const StoredGame game = visible_game(game_id, caller.viewer, context.storage);
   std::map<int, MoveNote> notes;
   if (context.analyses && game.meta.status == "finished")
@@ -249,10 +213,7 @@ ImportedRecord import_record(std::string_view text) {
 // The answer is the record as read, not its states (issue 46: an import of 22 KB answered
 // 35 MB): the states come a page at a time from its /positions.
 void parse_record(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                  const Caller& caller, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.record_parses, caller, "record imports");
+                  const ApiReply& reply) {
   on_replay_worker(request, context, reply, [request, reply] {
     ImportedRecord imported = import_record(request->body());
     reply(json_response(*request, http::status::ok,
@@ -292,10 +253,7 @@ Json keyed_record(std::string_view text, const std::string& key) {
 }
 
 void record_positions(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                      const Caller& caller, const std::string& key, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.record_positions, caller, "pages of positions");
+                      const std::string& key, const ApiReply& reply) {
   PositionsPage page(*request);  // a bad query is refused before anything is queued
   on_replay_worker(request, context, reply, [request, reply, key, page = std::move(page)] {
     const Json record = keyed_record(request->body(), key);
@@ -305,11 +263,9 @@ void record_positions(const std::shared_ptr<const HttpRequest>& request, const H
 
 void record_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                      const Caller& caller, const std::string& key, const ApiReply& reply) {
-  check_method(*request, "GET, POST, DELETE");
   AnalysisJobs& jobs = jobs_of(context);
   if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, key, std::nullopt));
   if (!is_post(*request) || jobs.exists(key)) return reply(analysis_answer(*request, jobs.status(key)));
-  check_origin(*request, context);
   // Counted before the text is read: a wrong key costs the asker his limit, not the server a replay.
   count_against(context.limits.record_analyses, caller, "record analyses");
   refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
@@ -323,27 +279,6 @@ void record_analysis(const std::shared_ptr<const HttpRequest>& request, const Ht
 bool is_record_key(const std::string& key) {
   return key.size() == 64 &&
          std::all_of(key.begin(), key.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context, const Caller& caller,
-           const ApiReply& reply) {
-  const std::string_view target = to_std(request->target());
-  std::string_view path = target.substr(0, target.find('?'));
-  if (path == kRecords) return parse_record(request, context, caller, reply);
-  const bool record = path.starts_with(std::string(kRecords) + "/");
-  std::string_view rest = path.substr(record ? kRecords.size() + 1 : kGames.size());
-  const bool analysis = has_suffix(rest, kAnalysis);
-  const bool positions = record && has_suffix(rest, kPositions);
-  rest.remove_suffix(analysis ? kAnalysis.size() : positions ? kPositions.size() : kRecordText.size());
-  const auto id = decode_path_segment(rest);
-  if (!id || id->empty() || id->find('/') != std::string::npos)
-    throw not_found("there is no endpoint at " + std::string(path.substr(0, 128)) + " (protocol/README.md lists them)");
-  if (record && !is_record_key(*id))
-    throw HttpError{http::status::not_found, "not_found", "a record's key is the SHA-256 of its text, 64 hex digits"};
-  if (positions) return record_positions(request, context, caller, *id, reply);
-  if (record) return record_analysis(request, context, caller, *id, reply);
-  if (analysis) return game_analysis(request, context, caller, *id, reply);
-  reply(game_record_text(*request, context, caller, *id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,9 +328,6 @@ void play_moves(Match& match, const Json& body) {
 
 void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                    const Caller& caller, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.whatifs, caller, "what-if requests");  // before the body is read
   AnalysisJobs& jobs = jobs_of(context);
   on_replay_worker(request, context, reply, [request, &context, &jobs, caller, reply] {
     const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
@@ -416,22 +348,56 @@ void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const Http
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// The routes
+
+Caller caller_of(const ApiCall& call) { return {call.viewer(), call.address}; }
+
+std::string record_key(const ApiCall& call) {
+  if (!is_record_key(call.params[0]))
+    throw not_found("a record's key is the SHA-256 of its text, 64 hex digits (POST /api/records gives it)");
+  return call.params[0];
+}
+
+// GET reads a stored game's analysis, POST asks for it, DELETE cancels it.
+void stored_game_analysis(const ApiCall& call) {
+  game_analysis(call.request, call.context, caller_of(call), call.params[0], call.reply);
+}
+void stored_game_text(const ApiCall& call) {
+  call.reply(game_record_text(call.http(), call.context, caller_of(call), call.params[0]));
+}
+void import(const ApiCall& call) { parse_record(call.request, call.context, call.reply); }
+void imported_positions(const ApiCall& call) {
+  record_positions(call.request, call.context, record_key(call), call.reply);
+}
+void imported_analysis(const ApiCall& call) {
+  record_analysis(call.request, call.context, caller_of(call), record_key(call), call.reply);
+}
+void whatif(const ApiCall& call) { answer_whatif(call.request, call.context, caller_of(call), call.reply); }
+
+// Per address and, when known, per player; before the body is read.
+void count_analysis_request(const ApiCall& call, const RouteLimit& limit) {
+  count_against(call.context.limits.*limit.limiter, caller_of(call), limit.what);
+}
+
+// New analyses are counted by their handlers, once they know that the analysis is new.
+constexpr RouteLimit kCancels{&RequestLimits::analysis_cancels, "cancelled analyses"};
+constexpr Route kRoutes[] = {
+    {http::verb::get, "/api/games/{id}/analysis", {}, stored_game_analysis},
+    {http::verb::post, "/api/games/{id}/analysis", {}, stored_game_analysis},
+    {http::verb::delete_, "/api/games/{id}/analysis", kCancels, stored_game_analysis},
+    {http::verb::get, "/api/games/{id}/record.txt", {}, stored_game_text},
+    {http::verb::post, "/api/records", {&RequestLimits::record_parses, "record imports"}, import},
+    {http::verb::post, "/api/records/{key}/positions", {&RequestLimits::record_positions, "pages of positions"},
+     imported_positions},
+    {http::verb::get, "/api/records/{key}/analysis", {}, imported_analysis},
+    {http::verb::post, "/api/records/{key}/analysis", {}, imported_analysis},
+    {http::verb::delete_, "/api/records/{key}/analysis", kCancels, imported_analysis},
+    {http::verb::post, "/api/whatif", {&RequestLimits::whatifs, "what-if requests"}, whatif},
+};
+
 }  // namespace
 
-bool is_analysis_target(std::string_view path) {
-  if (path == kRecords || path == kWhatIf) return true;
-  if (path.starts_with(std::string(kRecords) + "/")) return has_suffix(path, kAnalysis) || has_suffix(path, kPositions);
-  return path.starts_with(kGames) && (has_suffix(path, kAnalysis) || has_suffix(path, kRecordText));
-}
-
-void handle_analysis_api(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                         const std::string& address, const ApiReply& reply) {
-  answer_safely(*request, reply, [&] {
-    const Caller caller{viewer_id(*request, context), address};
-    const std::string_view target = to_std(request->target());
-    if (target.substr(0, target.find('?')) == kWhatIf) return answer_whatif(request, context, caller, reply);
-    route(request, context, caller, reply);
-  });
-}
+RouteTable analysis_routes() { return {"analysis", kRoutes, count_analysis_request}; }
 
 }  // namespace mancala::server

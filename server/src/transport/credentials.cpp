@@ -26,6 +26,20 @@ std::optional<AccountSession> account_session(const HttpRequest& request, const 
   return AccountSession{std::move(hash), std::move(*player)};
 }
 
+AccountSession required_session(const HttpRequest& request, const HttpContext& context) {
+  auto session = account_session(request, context);
+  if (!session) throw HttpError{http::status::unauthorized, "not_logged_in", "log in first"};
+  return std::move(*session);
+}
+
+PlayerRef guest_of(const HttpRequest& request, const HttpContext& context) {
+  const std::string token = bearer_token(request);
+  if (token.empty()) return nullptr;
+  auto guest = context.players.find_by_token(token);
+  if (!guest) throw HttpError{http::status::bad_request, "bad_token", "no guest has this token; say hello again for a new one"};
+  return guest;
+}
+
 std::string viewer_id(const HttpRequest& request, const HttpContext& context) {
   const std::string token = bearer_token(request);
   if (token.empty()) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "http_api.hpp"
+#include "identity.hpp"
 
 namespace mancala::server {
 
@@ -18,6 +19,12 @@ struct AccountSession {
   std::string player_id;
 };
 std::optional<AccountSession> account_session(const HttpRequest& request, const HttpContext& context);
+// The same, or 401 not_logged_in.
+AccountSession required_session(const HttpRequest& request, const HttpContext& context);
+
+// The guest of this process presenting a Bearer token, if the request has one; 400 bad_token
+// for a token no guest has (an account's API says so instead of taking him for nobody).
+PlayerRef guest_of(const HttpRequest& request, const HttpContext& context);
 
 // The player presenting a Bearer token (a guest, also one another process made) or else a
 // session cookie (an account); empty for nobody. A token no player has is nobody too: the
