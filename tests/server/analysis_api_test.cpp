@@ -125,7 +125,8 @@ TEST(Analysis, OnlyThoseWhoMaySeeAFinishedGame) {
   for (const std::string& token : {ada_token, std::string()}) {
     const HttpReply refused = post(server.port(), "/api/games/" + room + "/analysis", token);
     EXPECT_EQ(refused.status, 409);
-    EXPECT_EQ(refused.body["error"], kStillPlaying);
+    EXPECT_EQ(refused.body["error"]["message"], kStillPlaying);
+    EXPECT_EQ(refused.body["error"]["code"], "still_playing");
     EXPECT_EQ(get(server.port(), "/api/games/" + room + "/analysis", token).status, 409);
   }
   const HttpReply whatif = http_call(server.port(), "POST", "/api/whatif",
@@ -202,14 +203,15 @@ TEST(Records, ParseErrorsNameTheLineAndColumn) {
   ServerProcess server(":memory:", kSmallBudget);
   const HttpReply bad = http_text(server.port(), "POST", "/api/records", "[Game \"cups\"]\n\n1. S0 c9\n");
   EXPECT_EQ(bad.status, 400);
-  EXPECT_TRUE(bad.body["error"].get<std::string>().starts_with("line 3, column ")) << bad.text;
+  EXPECT_TRUE(bad.body["error"]["message"].get<std::string>().starts_with("line 3, column ")) << bad.text;
+  EXPECT_EQ(bad.body["error"]["code"], "bad_record");
   const HttpReply unknown = http_text(server.port(), "POST", "/api/records", "[Game \"chess\"]\n");
   EXPECT_EQ(unknown.status, 400);
-  EXPECT_TRUE(unknown.body["error"].get<std::string>().starts_with("line 1, column ")) << unknown.text;
+  EXPECT_TRUE(unknown.body["error"]["message"].get<std::string>().starts_with("line 1, column ")) << unknown.text;
   // Bytes that are not UTF-8 are the text's fault too, not the server's (once a 500).
   const HttpReply not_utf8 = http_text(server.port(), "POST", "/api/records", "[Game \"cups\"]\n[Options \"\xff\"]\n");
   EXPECT_EQ(not_utf8.status, 400) << not_utf8.text;
-  EXPECT_EQ(not_utf8.body["error"], "line 2, column 11: the text is not UTF-8 here (byte 0xFF); save the file as UTF-8 and try again");
+  EXPECT_EQ(not_utf8.body["error"]["message"], "line 2, column 11: the text is not UTF-8 here (byte 0xFF); save the file as UTF-8 and try again");
 }
 
 TEST(Records, ADownloadedTextImportsToTheSameStatesAndAnalysesByItsKey) {
@@ -279,7 +281,8 @@ TEST(WhatIf, LegalAndIllegalMovesAndNothingStored) {
                                       Json{{"game_id", game.table.room}, {"at", 2}, {"moves", {first, "c9"}}},
                                       bearer(game.token));
   EXPECT_EQ(illegal.status, 400);
-  EXPECT_TRUE(illegal.body["error"].get<std::string>().starts_with("move 2 ('c9'): ")) << illegal.text;
+  EXPECT_TRUE(illegal.body["error"]["message"].get<std::string>().starts_with("move 2 ('c9'): ")) << illegal.text;
+  EXPECT_EQ(illegal.body["error"]["code"], "illegal_move");
   EXPECT_EQ(http_call(server.port(), "POST", "/api/whatif", Json{{"game_id", game.table.room}, {"at", 9999}},
                       bearer(game.token)).status, 400);
   EXPECT_EQ(http_call(server.port(), "POST", "/api/whatif", Json{{"game_id", game.table.room}, {"at", 0}}).status,
@@ -304,7 +307,8 @@ TEST(Records, ImportsAreRateLimitedPerAddress) {
     status = last.status;
   }
   EXPECT_EQ(status, 429);
-  EXPECT_TRUE(last.body["error"].get<std::string>().starts_with("too many record imports; try again in ")) << last.text;
+  EXPECT_TRUE(last.body["error"]["message"].get<std::string>().starts_with("too many record imports; try again in ")) << last.text;
+  EXPECT_EQ(last.body["error"]["code"], "rate_limited");
   EXPECT_FALSE(last.retry_after.empty());
 }
 
@@ -382,7 +386,7 @@ TEST(Records, ARecordLongerThanTheLimitIsRefusedAndSaysWhy) {
   ASSERT_LT(text.size(), 64u * 1024) << "long in moves, not in bytes";
   const HttpReply refused = http_text(server.port(), "POST", "/api/records", text);
   EXPECT_EQ(refused.status, 413) << refused.text.substr(0, 300);
-  EXPECT_NE(refused.body["error"].get<std::string>().find("a record may have at most 4000"), std::string::npos)
+  EXPECT_NE(refused.body["error"]["message"].get<std::string>().find("a record may have at most 4000"), std::string::npos)
       << refused.text;
   const HttpReply huge = http_text(server.port(), "POST", "/api/records", text + std::string(70 * 1024, ' '));
   EXPECT_EQ(huge.status, 413);
@@ -407,7 +411,8 @@ TEST(Analysis, TheQueueIsBoundedAndWhoAskedMayCancel) {
   for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(ask("POST", k).status, 202) << k;
   const HttpReply full = ask("POST", 3);
   EXPECT_EQ(full.status, 503) << full.text;
-  EXPECT_EQ(full.body["error"], "the analysis queue is full (3 analyses); try again when one has finished");
+  EXPECT_EQ(full.body["error"]["message"], "the analysis queue is full (3 analyses); try again when one has finished");
+  EXPECT_EQ(full.body["error"]["code"], "queue_full");
   EXPECT_FALSE(full.retry_after.empty());
 
   // Only who asked, or a player of the game, may cancel: here the other seat of game 0.
@@ -436,14 +441,15 @@ TEST(Analysis, ThePerAskerLimitAndCancellingARecordsAnalysis) {
   EXPECT_EQ(http_text(server.port(), "POST", target(1), texts[1]).status, 202);
   const HttpReply busy = http_text(server.port(), "POST", target(2), texts[2]);
   EXPECT_EQ(busy.status, 429) << busy.text;
-  EXPECT_EQ(busy.body["error"], "you already have 2 analyses queued or running; wait for one to finish, or cancel one");
+  EXPECT_EQ(busy.body["error"]["message"], "you already have 2 analyses queued or running; wait for one to finish, or cancel one");
+  EXPECT_EQ(busy.body["error"]["code"], "too_many_analyses");
 
   // Another player (a bearer token) did not ask for it, so he may not cancel it.
   Client eve(server.port());
   const std::string eve_token = eve.hello("Eve")["token"];
   const HttpReply refused = http_call(server.port(), "DELETE", target(0), Json(), bearer(eve_token));
   EXPECT_EQ(refused.status, 403) << refused.text;
-  EXPECT_EQ(refused.body["error"], "only who asked for this analysis, or a player of the game, may cancel it");
+  EXPECT_EQ(refused.body["error"]["message"], "only who asked for this analysis, or a player of the game, may cancel it");
   const HttpReply cancelled = http_call(server.port(), "DELETE", target(0));
   EXPECT_EQ(cancelled.status, 200) << cancelled.text;
   EXPECT_EQ(get(server.port(), target(0)).body["state"], "none");
@@ -458,7 +464,8 @@ TEST(Analysis, AGameOrRecordOfTooManyPositionsIsNotAnalysed) {
   ASSERT_GT(imported.body["positions"].get<int>(), 300);
   const HttpReply refused = http_text(server.port(), "POST", "/api/records/" + imported.body["key"].get<std::string>() + "/analysis", text);
   EXPECT_EQ(refused.status, 400) << refused.text;
-  EXPECT_EQ(refused.body["error"], "this game is too long to analyse: analyses are for games of at most 300 positions");
+  EXPECT_EQ(refused.body["error"]["message"], "this game is too long to analyse: analyses are for games of at most 300 positions");
+  EXPECT_EQ(refused.body["error"]["code"], "too_long");
 }
 
 // Analyses a restart left keep to the limits: one longer than they allow (from before them) fails
@@ -529,7 +536,8 @@ TEST(Records, AFullReplayQueueIsSaidSoWithRetryAfter) {
     if (reply.status != 503) continue;
     ++busy;
     EXPECT_EQ(reply.retry_after, "2");
-    EXPECT_EQ(reply.body["error"], "the server is reading as many game records as it can; try again in a few seconds");
+    EXPECT_EQ(reply.body["error"]["message"], "the server is reading as many game records as it can; try again in a few seconds");
+    EXPECT_EQ(reply.body["error"]["code"], "busy");
   }
   EXPECT_GT(busy, 0) << "more imports at once than one worker and a queue of one hold";
   EXPECT_GT(ok, 0);
@@ -570,7 +578,7 @@ TEST(Analysis, AnalysesResumedAfterARestartKeepToTheGlobalCap) {
   ServerProcess server(db, flags);
   const HttpReply full = http_text(server.port(), "POST", targets[3], texts[3], from(3));
   EXPECT_EQ(full.status, 503) << "the two resumed analyses fill the queue: " << full.text;
-  EXPECT_EQ(full.body["error"], "the analysis queue is full (2 analyses); try again when one has finished");
+  EXPECT_EQ(full.body["error"]["message"], "the analysis queue is full (2 analyses); try again when one has finished");
   EXPECT_FALSE(full.retry_after.empty());
 
   const auto states = [&] {

@@ -1,36 +1,6 @@
-// The accounts, players and leaderboard API over HTTP (accounts contract). The session is an
-// HttpOnly cookie the page cannot read: fetch sends it by itself with every same-origin request,
-// so nothing here holds a secret except the guest token that a sign-up presents once.
-
-// A refusal: {status, code, message, retryAfterS}. `status` 0 and code `offline`: no answer.
-export class ApiError extends Error {
-  constructor(status, body = {}, retryAfter = null) {
-    // The history API's refusals are {"error": "words"}; the others' {"error": {code, message}}.
-    super((typeof body.error === 'string' ? body.error : body.error?.message) ?? `the server answered ${status}`);
-    this.status = status;
-    this.code = body.error?.code ?? (status === 404 ? 'not_found' : 'http_error');
-    const wait = Number(body.retry_after_s ?? body.error?.retry_after_s ?? retryAfter);
-    this.retryAfterS = Number.isFinite(wait) && wait > 0 ? wait : null;
-  }
-}
-
-// `body`: sent as JSON; `text`: sent as plain text (a game record).
-export async function call(method, path, { body, text, token } = {}) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (text !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: text ?? (body === undefined ? undefined : JSON.stringify(body)),
-      credentials: 'same-origin', cache: 'no-store' });
-  } catch {
-    throw new ApiError(0, { error: { code: 'offline', message: 'The server cannot be reached.' } });
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data, response.headers.get('Retry-After'));
-  return data;
-}
+// The accounts, players, mutes and push APIs over HTTP (accounts contract), through http.js.
+// Nothing here holds a secret except the guest token that a sign-up presents once.
+import { call } from './http.js';
 
 // The account of this browser's session cookie, or null when there is none. A server without
 // accounts (404) counts as none; a server that cannot answer now throws, so that the page

@@ -2,10 +2,7 @@
 // (issue 32): a stored game by its id, or a text record imported by its key. Each source answers
 // the same calls, so the viewer never asks which one it shows. A private game's players send
 // their token, as for the game itself (api.js).
-import { call } from './account_api.js';
-import { identity } from './storage.js';
-
-const token = () => identity.get()?.token;
+import { call, callText, guestToken as token } from './http.js';
 
 export function storedGameSource(id) {
   const base = `/api/games/${encodeURIComponent(id)}`;
@@ -16,11 +13,7 @@ export function storedGameSource(id) {
     whatif: (at, moves) => call('POST', '/api/whatif', { body: { game_id: id, at, moves }, token: token() }),
     recordHref: `${base}/record.txt`,
     fileName: `mancala-${id}.txt`,
-    async recordText() {
-      const response = await fetch(`${base}/record.txt`, { headers: token() ? { Authorization: `Bearer ${token()}` } : {}, cache: 'no-store' });
-      if (!response.ok) throw new Error(`The record cannot be downloaded (the server answered ${response.status}).`);
-      return response.text();
-    },
+    recordText: () => callText('GET', `${base}/record.txt`, { token: token() }),
   };
 }
 

@@ -4,14 +4,14 @@
 // client; the room form, the room cards and the room's actions are drawn from it, never from a
 // copy kept here.
 
+import { call } from './http.js';
+
 let games = null;            // Map id -> {id, name, min_players, max_players, options: [{name, …}], …}
 
 // Fetches the catalog once; later calls reuse it. Rejects when the server cannot be reached.
 export async function loadCatalog() {
   if (games) return games;
-  const response = await fetch('/api/game-types', { cache: 'no-store' });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
-  return useCatalog(await response.json());
+  return useCatalog(await call('GET', '/api/game-types'));
 }
 
 // Takes the body of `/api/game-types` as the catalog (loadCatalog; tests without a server).

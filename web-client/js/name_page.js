@@ -3,7 +3,7 @@
 // in that room after choosing (app.js routes there once a name or an account is known).
 import { h } from './dom.js';
 import { getJson } from './api.js';
-import { call } from './account_api.js';
+import { call } from './http.js';
 import { gameName } from './catalog.js';
 import { timeControlText } from './clock.js';
 import { inviteSentence } from './invite.js';

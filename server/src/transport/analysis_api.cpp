@@ -5,7 +5,6 @@
 #include "analysis_jobs.hpp"
 #include "api_parts.hpp"
 #include "game_log.hpp"
-#include "http_session.hpp"
 #include "log.hpp"
 #include "mancala/action_line.hpp"
 #include "mancala/record_text.hpp"
@@ -16,12 +15,6 @@
 namespace mancala::server {
 namespace {
 
-constexpr std::string_view kGames = "/api/games/";
-constexpr std::string_view kRecords = "/api/records";
-constexpr std::string_view kWhatIf = "/api/whatif";
-constexpr std::string_view kAnalysis = "/analysis";
-constexpr std::string_view kPositions = "/positions";
-constexpr std::string_view kRecordText = "/record.txt";
 constexpr const char* kStillPlaying = "this game is still being played; it can be analysed when it ends";
 // A record's length (issue 46): its bytes are bounded by the request body's limit (64 KiB), its
 // entries (actions and forced events) here, so that nothing longer is replayed. A 22 KB
@@ -37,10 +30,6 @@ struct Caller {
   AnalysisAsker asker() const { return {viewer, address}; }
 };
 
-bool has_suffix(std::string_view path, std::string_view suffix) {
-  return path.size() > suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-}
-
 bool is_post(const HttpRequest& request) { return request.method() == http::verb::post; }
 bool is_delete(const HttpRequest& request) { return request.method() == http::verb::delete_; }
 
@@ -50,30 +39,9 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
   for (const auto& key : keys)
     if (const auto wait = limiter.wait(key)) {
       log_warn("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
-      throw HttpError{http::status::too_many_requests,
-                      "too many " + what + "; try again in " + std::to_string(wait->count()) + " s", *wait};
+      throw rate_limited(what, *wait);
     }
   for (const auto& key : keys) limiter.fail(key);
-}
-
-// Requests that start work or search must come from this site's pages when from a browser.
-void check_origin(const HttpRequest& request, const HttpContext& context) {
-  if (request[http::field::origin].empty()) return;
-  if (!origin_allowed(request, context.allowed_origins, context.public_origin, context.bind_address))
-    throw HttpError{http::status::forbidden, "this Origin may not ask for analyses here"};
-}
-
-// `allowed`: the methods of this resource, as an Allow field says them ("GET, POST, DELETE");
-// HEAD goes with GET.
-void check_method(const HttpRequest& request, std::string_view allowed) {
-  const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
-  const std::string_view method = get ? "GET" : to_std(request.method_string());
-  for (std::string_view rest = allowed; !rest.empty();) {
-    const auto end = std::min(rest.find(", "), rest.size());
-    if (rest.substr(0, end) == method) return;
-    rest.remove_prefix(std::min(end + 2, rest.size()));
-  }
-  throw HttpError{http::status::method_not_allowed, "use " + std::string(allowed) + " here"};
 }
 
 // Reading and replaying records and games is work of its own (issue 46): `job` runs on a
@@ -85,7 +53,7 @@ void on_replay_worker(const std::shared_ptr<const HttpRequest>& request, const H
   const bool queued = context.record_replays->push(
       [request, reply, job = std::move(job)] { answer_safely(*request, reply, job); });
   if (!queued)
-    throw HttpError{http::status::service_unavailable,
+    throw HttpError{http::status::service_unavailable, "busy",
                     "the server is reading as many game records as it can; try again in a few seconds", kBusyRetry};
 }
 
@@ -93,17 +61,17 @@ void on_replay_worker(const std::shared_ptr<const HttpRequest>& request, const H
 void refuse_analysis(AnalysisAdmission admission, const AnalysisLimits& limits) {
   switch (admission) {
     case AnalysisAdmission::queue_full:
-      throw HttpError{http::status::service_unavailable,
+      throw HttpError{http::status::service_unavailable, "queue_full",
                       "the analysis queue is full (" + std::to_string(limits.max_running) +
                           " analyses); try again when one has finished",
                       kQueueRetry};
     case AnalysisAdmission::asker_busy:
-      throw HttpError{http::status::too_many_requests,
+      throw HttpError{http::status::too_many_requests, "too_many_analyses",
                       "you already have " + std::to_string(limits.max_per_asker) +
                           " analyses queued or running; wait for one to finish, or cancel one",
                       kQueueRetry};
     case AnalysisAdmission::too_long:
-      throw HttpError{http::status::bad_request, "this game is too long to analyse: analyses are for games of at most " +
+      throw HttpError{http::status::bad_request, "too_long", "this game is too long to analyse: analyses are for games of at most " +
                                                      std::to_string(limits.max_positions) + " positions"};
     case AnalysisAdmission::admitted:
     case AnalysisAdmission::exists:
@@ -113,12 +81,12 @@ void refuse_analysis(AnalysisAdmission admission, const AnalysisLimits& limits) 
 
 StoredGame finished_game(const std::string& id, const Caller& caller, Storage& storage) {
   StoredGame game = visible_game(id, caller.viewer, storage);
-  if (game.meta.status != "finished") throw HttpError{http::status::conflict, kStillPlaying};
+  if (game.meta.status != "finished") throw HttpError{http::status::conflict, "still_playing", kStillPlaying};
   return game;
 }
 
 AnalysisJobs& jobs_of(const HttpContext& context) {
-  if (!context.analyses) throw HttpError{http::status::service_unavailable, "analysis is not available on this server"};
+  if (!context.analyses) throw HttpError{http::status::service_unavailable, "analysis_off", "analysis is not available on this server"};
   return *context.analyses;
 }
 
@@ -140,27 +108,23 @@ bool may_cancel(const StoredAnalysis& row, const Caller& caller, const std::opti
 
 StringResponse cancel_analysis(const HttpRequest& request, const HttpContext& context, const Caller& caller,
                                const std::string& id, const std::optional<StoredGame>& game) {
-  check_origin(request, context);
-  count_against(context.limits.analysis_cancels, caller, "cancelled analyses");
   const auto row = context.storage.analyses().find(id);
-  if (!row) throw HttpError{http::status::not_found, "nobody asked for this analysis"};
+  if (!row) throw HttpError{http::status::not_found, "not_found", "nobody asked for this analysis"};
   if (row->state != "running")
-    throw HttpError{http::status::conflict, "this analysis is " + row->state + ": there is nothing to cancel"};
+    throw HttpError{http::status::conflict, "not_running", "this analysis is " + row->state + ": there is nothing to cancel"};
   if (!may_cancel(*row, caller, game))
-    throw HttpError{http::status::forbidden, "only who asked for this analysis, or a player of the game, may cancel it"};
+    throw HttpError{http::status::forbidden, "forbidden", "only who asked for this analysis, or a player of the game, may cancel it"};
   jobs_of(context).cancel(id);
   return json_response(request, http::status::ok, jobs_of(context).status(id));
 }
 
 void game_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                    const Caller& caller, const std::string& game_id, const ApiReply& reply) {
-  check_method(*request, "GET, POST, DELETE");
   StoredGame game = finished_game(game_id, caller, context.storage);
   AnalysisJobs& jobs = jobs_of(context);
   const std::string id = game_analysis_id(game_id);
   if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, id, std::move(game)));
   if (!is_post(*request) || jobs.exists(id)) return reply(analysis_answer(*request, jobs.status(id)));
-  check_origin(*request, context);
   count_against(context.limits.analyses, caller, "analyses");
   refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
   on_replay_worker(request, context, reply, [request, &jobs, id, game_id, caller, reply] {
@@ -184,7 +148,6 @@ std::map<int, MoveNote> analysis_notes(const Json& status) {
 
 StringResponse game_record_text(const HttpRequest& request, const HttpContext& context, const Caller& caller,
                                 const std::string& game_id) {
-  check_method(request, "GET");
   const StoredGame game = visible_game(game_id, caller.viewer, context.storage);
   std::map<int, MoveNote> notes;
   if (context.analyses && game.meta.status == "finished")
@@ -224,10 +187,10 @@ Json read_record_text(std::string_view text) {
   try {
     record = record_from_text(text);
   } catch (const EngineError& e) {  // RecordTextError's words name the line and column
-    throw HttpError{http::status::bad_request, e.what()};
+    throw HttpError{http::status::bad_request, "bad_record", e.what()};
   }
   if (const std::size_t turns = record["turns"].size(); turns > kMaxRecordTurns)
-    throw HttpError{http::status::payload_too_large, "this record has " + std::to_string(turns) +
+    throw HttpError{http::status::payload_too_large, "record_too_long", "this record has " + std::to_string(turns) +
                                                          " moves and events; a record may have at most " +
                                                          std::to_string(kMaxRecordTurns)};
   return record;
@@ -250,10 +213,7 @@ ImportedRecord import_record(std::string_view text) {
 // The answer is the record as read, not its states (issue 46: an import of 22 KB answered
 // 35 MB): the states come a page at a time from its /positions.
 void parse_record(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                  const Caller& caller, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.record_parses, caller, "record imports");
+                  const ApiReply& reply) {
   on_replay_worker(request, context, reply, [request, reply] {
     ImportedRecord imported = import_record(request->body());
     reply(json_response(*request, http::status::ok,
@@ -287,16 +247,13 @@ Json keyed_record(std::string_view text, const std::string& key) {
   const std::string canonical = to_hex(sha256(text)) == key ? std::string(text) : record_to_text(record);
   const std::string canonical_key = to_hex(sha256(canonical));
   if (canonical_key != key)
-    throw HttpError{http::status::bad_request,
+    throw HttpError{http::status::bad_request, "wrong_key",
                     "this text's key is " + canonical_key + ", not " + key + " (POST /api/records gives it)"};
   return record;
 }
 
 void record_positions(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                      const Caller& caller, const std::string& key, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.record_positions, caller, "pages of positions");
+                      const std::string& key, const ApiReply& reply) {
   PositionsPage page(*request);  // a bad query is refused before anything is queued
   on_replay_worker(request, context, reply, [request, reply, key, page = std::move(page)] {
     const Json record = keyed_record(request->body(), key);
@@ -306,11 +263,9 @@ void record_positions(const std::shared_ptr<const HttpRequest>& request, const H
 
 void record_analysis(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                      const Caller& caller, const std::string& key, const ApiReply& reply) {
-  check_method(*request, "GET, POST, DELETE");
   AnalysisJobs& jobs = jobs_of(context);
   if (is_delete(*request)) return reply(cancel_analysis(*request, context, caller, key, std::nullopt));
   if (!is_post(*request) || jobs.exists(key)) return reply(analysis_answer(*request, jobs.status(key)));
-  check_origin(*request, context);
   // Counted before the text is read: a wrong key costs the asker his limit, not the server a replay.
   count_against(context.limits.record_analyses, caller, "record analyses");
   refuse_analysis(jobs.admits(caller.asker()), jobs.limits());
@@ -326,27 +281,6 @@ bool is_record_key(const std::string& key) {
          std::all_of(key.begin(), key.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context, const Caller& caller,
-           const ApiReply& reply) {
-  const std::string_view target = to_std(request->target());
-  std::string_view path = target.substr(0, target.find('?'));
-  if (path == kRecords) return parse_record(request, context, caller, reply);
-  const bool record = path.starts_with(std::string(kRecords) + "/");
-  std::string_view rest = path.substr(record ? kRecords.size() + 1 : kGames.size());
-  const bool analysis = has_suffix(rest, kAnalysis);
-  const bool positions = record && has_suffix(rest, kPositions);
-  rest.remove_suffix(analysis ? kAnalysis.size() : positions ? kPositions.size() : kRecordText.size());
-  const auto id = decode_path_segment(rest);
-  if (!id || id->empty() || id->find('/') != std::string::npos)
-    throw HttpError{http::status::not_found, "no such endpoint"};
-  if (record && !is_record_key(*id))
-    throw HttpError{http::status::not_found, "a record's key is the SHA-256 of its text, 64 hex digits"};
-  if (positions) return record_positions(request, context, caller, *id, reply);
-  if (record) return record_analysis(request, context, caller, *id, reply);
-  if (analysis) return game_analysis(request, context, caller, *id, reply);
-  reply(game_record_text(*request, context, caller, *id));
-}
-
 // ---------------------------------------------------------------------------------------------
 // What-if
 
@@ -354,7 +288,7 @@ void route(const std::shared_ptr<const HttpRequest>& request, const HttpContext&
 Match whatif_position(const Json& body, const HttpContext& context, const Caller& caller) {
   const auto at = body.find("at");
   if (at == body.end() || !at->is_number_integer() || at->get<std::int64_t>() < 0)
-    throw HttpError{http::status::bad_request, "'at' must be a position index (0 for the opening)"};
+    throw HttpError{http::status::bad_request, "bad_request", "'at' must be a position index (0 for the opening)"};
   std::vector<analysis::GameStep> steps;
   Json game_type;
   Json options;
@@ -369,11 +303,11 @@ Match whatif_position(const Json& body, const HttpContext& context, const Caller
     game_type = record["game"];
     options = record["options"];
   } else {
-    throw HttpError{http::status::bad_request, "name the game: \"game_id\" or \"record\" (its text)"};
+    throw HttpError{http::status::bad_request, "bad_request", "name the game: \"game_id\" or \"record\" (its text)"};
   }
   const auto index = static_cast<std::size_t>(at->get<std::int64_t>());
   if (index >= steps.size())
-    throw HttpError{http::status::bad_request,
+    throw HttpError{http::status::bad_request, "bad_request",
                     "'at' must be from 0 to " + std::to_string(steps.size() - 1) + " in this game"};
   return Match::from_game(game_type.get<std::string>(), options, steps[index].position->clone());
 }
@@ -381,26 +315,23 @@ Match whatif_position(const Json& body, const HttpContext& context, const Caller
 void play_moves(Match& match, const Json& body) {
   const auto moves = body.find("moves");
   if (moves == body.end()) return;
-  if (!moves->is_array()) throw HttpError{http::status::bad_request, "'moves' must be a list of action lines"};
+  if (!moves->is_array()) throw HttpError{http::status::bad_request, "bad_request", "'moves' must be a list of action lines"};
   for (std::size_t i = 0; i < moves->size(); ++i) {
     const Json& line = (*moves)[i];
-    if (!line.is_string()) throw HttpError{http::status::bad_request, "'moves' must be a list of action lines"};
+    if (!line.is_string()) throw HttpError{http::status::bad_request, "bad_request", "'moves' must be a list of action lines"};
     const Outcome outcome = play_action_line(match, line.get<std::string>());
     if (!outcome.ok())
-      throw HttpError{http::status::bad_request, "move " + std::to_string(i + 1) + " ('" + line.get<std::string>() +
+      throw HttpError{http::status::bad_request, "illegal_move", "move " + std::to_string(i + 1) + " ('" + line.get<std::string>() +
                                                      "'): " + outcome.error->message};
   }
 }
 
 void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                    const Caller& caller, const ApiReply& reply) {
-  check_method(*request, "POST");
-  check_origin(*request, context);
-  count_against(context.limits.whatifs, caller, "what-if requests");  // before the body is read
   AnalysisJobs& jobs = jobs_of(context);
   on_replay_worker(request, context, reply, [request, &context, &jobs, caller, reply] {
     const Json body = Json::parse(request->body(), nullptr, /*allow_exceptions=*/false);
-    if (!body.is_object()) throw HttpError{http::status::bad_request, "the body must be a JSON object"};
+    if (!body.is_object()) throw HttpError{http::status::bad_request, "bad_request", "the body must be a JSON object"};
     Match match = whatif_position(body, context, caller);
     play_moves(match, body);
     Json state = match.state();
@@ -408,30 +339,65 @@ void answer_whatif(const std::shared_ptr<const HttpRequest>& request, const Http
         std::shared_ptr<const Game>(match.game().clone()),
         [request, reply, state = std::move(state)](std::optional<analysis::PositionAnalysis> result) {
           if (!result)
-            return reply(error_response(*request, {http::status::internal_server_error, "the search failed"}));
+            return reply(error_response(*request, {http::status::internal_server_error, "internal",
+                                                     "the search failed; try again, or ask about another position"}));
           reply(json_response(*request, http::status::ok,
                               Json{{"state", state}, {"analysis", position_analysis_json(*result)}}));
         });
-    if (!queued) throw HttpError{http::status::service_unavailable, "the engine is busy; try again in a few seconds", kBusyRetry};
+    if (!queued) throw HttpError{http::status::service_unavailable, "busy", "the engine is busy; try again in a few seconds", kBusyRetry};
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The routes
+
+Caller caller_of(const ApiCall& call) { return {call.viewer(), call.address}; }
+
+std::string record_key(const ApiCall& call) {
+  if (!is_record_key(call.params[0]))
+    throw not_found("a record's key is the SHA-256 of its text, 64 hex digits (POST /api/records gives it)");
+  return call.params[0];
+}
+
+// GET reads a stored game's analysis, POST asks for it, DELETE cancels it.
+void stored_game_analysis(const ApiCall& call) {
+  game_analysis(call.request, call.context, caller_of(call), call.params[0], call.reply);
+}
+void stored_game_text(const ApiCall& call) {
+  call.reply(game_record_text(call.http(), call.context, caller_of(call), call.params[0]));
+}
+void import(const ApiCall& call) { parse_record(call.request, call.context, call.reply); }
+void imported_positions(const ApiCall& call) {
+  record_positions(call.request, call.context, record_key(call), call.reply);
+}
+void imported_analysis(const ApiCall& call) {
+  record_analysis(call.request, call.context, caller_of(call), record_key(call), call.reply);
+}
+void whatif(const ApiCall& call) { answer_whatif(call.request, call.context, caller_of(call), call.reply); }
+
+// Per address and, when known, per player; before the body is read.
+void count_analysis_request(const ApiCall& call, const RouteLimit& limit) {
+  count_against(call.context.limits.*limit.limiter, caller_of(call), limit.what);
+}
+
+// New analyses are counted by their handlers, once they know that the analysis is new.
+constexpr RouteLimit kCancels{&RequestLimits::analysis_cancels, "cancelled analyses"};
+constexpr Route kRoutes[] = {
+    {http::verb::get, "/api/games/{id}/analysis", {}, stored_game_analysis},
+    {http::verb::post, "/api/games/{id}/analysis", {}, stored_game_analysis},
+    {http::verb::delete_, "/api/games/{id}/analysis", kCancels, stored_game_analysis},
+    {http::verb::get, "/api/games/{id}/record.txt", {}, stored_game_text},
+    {http::verb::post, "/api/records", {&RequestLimits::record_parses, "record imports"}, import},
+    {http::verb::post, "/api/records/{key}/positions", {&RequestLimits::record_positions, "pages of positions"},
+     imported_positions},
+    {http::verb::get, "/api/records/{key}/analysis", {}, imported_analysis},
+    {http::verb::post, "/api/records/{key}/analysis", {}, imported_analysis},
+    {http::verb::delete_, "/api/records/{key}/analysis", kCancels, imported_analysis},
+    {http::verb::post, "/api/whatif", {&RequestLimits::whatifs, "what-if requests"}, whatif},
+};
 
 }  // namespace
 
-bool is_analysis_target(std::string_view path) {
-  if (path == kRecords || path == kWhatIf) return true;
-  if (path.starts_with(std::string(kRecords) + "/")) return has_suffix(path, kAnalysis) || has_suffix(path, kPositions);
-  return path.starts_with(kGames) && (has_suffix(path, kAnalysis) || has_suffix(path, kRecordText));
-}
-
-void handle_analysis_api(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
-                         const std::string& address, const ApiReply& reply) {
-  answer_safely(*request, reply, [&] {
-    const Caller caller{viewer_id(*request, context), address};
-    const std::string_view target = to_std(request->target());
-    if (target.substr(0, target.find('?')) == kWhatIf) return answer_whatif(request, context, caller, reply);
-    route(request, context, caller, reply);
-  });
-}
+RouteTable analysis_routes() { return {"analysis", kRoutes, count_analysis_request}; }
 
 }  // namespace mancala::server

@@ -1,34 +1,29 @@
 #pragma once
-// What the history API (http_api.cpp) and the analysis API (analysis_api.cpp) share: their
-// error answers ({"error": "…"}), who is asking, which stored games he may see, and pages of
-// positions.
+// What the APIs share: queries and JSON bodies read, which stored games a viewer may see, and
+// pages of positions. Their errors are http_answers.hpp's, who asks is credentials.hpp's.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
+#include "credentials.hpp"
 #include "http_api.hpp"
 #include "stored_game.hpp"
 
 namespace mancala::server {
 
-// A request refused: thrown by the routes, answered as {"error": message}.
-struct HttpError {
-  http::status status;
-  std::string message;
-  std::optional<std::chrono::seconds> retry_after = {};  // sent as Retry-After
-};
-
-StringResponse json_response(const HttpRequest& request, http::status status, const Json& body);
-// Built so that it cannot throw itself: it answers from catch blocks.
-StringResponse error_response(const HttpRequest& request, const HttpError& error);
-// The player presenting `Authorization: Bearer <token>` (a guest) or a session cookie (an
-// account); empty for nobody.
-std::string viewer_id(const HttpRequest& request, const HttpContext& context);
 // A stored game the viewer may see; private games of others do not exist for him (404).
 StoredGame visible_game(const std::string& id, const std::string& viewer, Storage& storage);
-// Decodes a path segment; refuses bytes that are not UTF-8 once decoded (400).
-std::optional<std::string> decode_path_segment(std::string_view text);
+
+// The query string's name=value pairs, percent-decoded (400 when malformed or not UTF-8).
+using Query = std::map<std::string, std::string>;
+Query query_of(const HttpRequest& request);
+// `text` as an integer from `min` to `max`, or 400 naming the parameter.
+std::int64_t parse_integer(const std::string& name, const std::string& text, std::int64_t min, std::int64_t max);
+// The body as a JSON object, or 400; a string field of it, or 400 naming the field.
+Json body_object(const HttpRequest& request);
+std::string string_field(const Json& body, const char* name);
 
 // A page of the states of a game or a record (issue 46), as its /positions answers it: always a
 // page, never all of them. ?from= (default 0) and ?count= (1 to kMaxStates, default the most)

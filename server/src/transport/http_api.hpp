@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "failure_limiter.hpp"
+#include "http_answers.hpp"
 #include "net.hpp"
 #include "push_http.hpp"
 
@@ -84,9 +85,6 @@ struct HttpContext {
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };
 
-using HttpRequest = http::request<http::string_body>;
-using StringResponse = http::response<http::string_body>;
-
 bool is_api_target(std::string_view path);
 // Whether /metrics answers a request from TCP peer `peer`: anyone with --public-metrics, else a
 // loopback peer (a scraper on the machine) whose request no proxy `forwarded` (X-Forwarded-For
@@ -103,13 +101,7 @@ bool is_trusted_proxy(const std::string& peer, const std::vector<std::string>& t
 StringResponse handle_api(const HttpRequest& request, const HttpContext& context, const std::string& address);
 // The same for every request, answered through `reply`: at once on this thread, or later from a
 // bot worker for a what-if search, which a reader thread must not wait for.
-using ApiReply = std::function<void(StringResponse)>;
 void handle_api_async(const std::shared_ptr<const HttpRequest>& request, const HttpContext& context,
                       const std::string& address, const ApiReply& reply);
-// Runs `answer`, turning what it throws (an HttpError, an unreachable database, a fault) into
-// the error answer given to `reply`.
-void answer_safely(const HttpRequest& request, const ApiReply& reply, const std::function<void()>& answer);
-StringResponse text_response(const HttpRequest& request, http::status status,
-                             std::string_view content_type, std::string body);
 
 }  // namespace mancala::server

@@ -81,10 +81,11 @@ void HttpSession::refuse_oversized(http::status status) {
   log_info("request_too_large", {{"status", static_cast<int>(status)}});
   HttpRequest request;  // what was read of it is not to be trusted
   request.version(11);
-  auto response = text_response(request, status, "text/plain",
-                                status == http::status::payload_too_large
-                                    ? "the request body is over " + std::to_string(kMaxRequestBytes) + " bytes\n"
-                                    : std::string("the request headers are too large\n"));
+  auto response = error_response(
+      request, status == http::status::payload_too_large
+                   ? HttpError{status, "too_large", "the request body is over " + std::to_string(kMaxRequestBytes) +
+                                                        " bytes; send less (a game record may be at most 64 KiB)"}
+                   : HttpError{status, "headers_too_large", "the request headers are over 8 KiB; send fewer cookies"});
   response.keep_alive(false);
   drain_after_write_ = true;
   send(std::move(response));
@@ -111,8 +112,8 @@ void HttpSession::respond(HttpRequest request) {
     log_error("http_fault", {{"target", target}, {"message", e.what()}});
     HttpRequest fallback;
     fallback.version(11);
-    auto response = text_response(fallback, http::status::internal_server_error, "text/plain",
-                                  "the server could not answer this request\n");
+    auto response = error_response(fallback, {http::status::internal_server_error, "internal",
+                                              "the server could not answer this request; try again"});
     response.keep_alive(false);
     send(std::move(response));
   }
@@ -123,19 +124,18 @@ void HttpSession::route(HttpRequest request) {
   const std::string_view path = target.substr(0, target.find('?'));
   if (websocket::is_upgrade(request)) {
     if (path != "/ws")
-      return send(text_response(request, http::status::not_found, "text/plain", "WebSocket is at /ws\n"));
+      return send(error_response(request, not_found("the WebSocket is at /ws")));
     if (!origin_allowed(request, context_.allowed_origins, context_.public_origin, context_.bind_address)) {
       log_info("origin_refused", {{"origin", std::string(to_std(request[http::field::origin]))}});
-      auto response = text_response(request, http::status::forbidden, "text/plain",
-                                    "this Origin may not open a WebSocket here\n");
+      auto response = error_response(request, forbidden_origin("open a WebSocket"));
       response.keep_alive(false);
       return send(std::move(response));
     }
     if (context_.metrics.connections.load() >= context_.max_connections) {
       log_warn("connection_limit", {{"max_connections", context_.max_connections}});
-      auto response = text_response(request, http::status::service_unavailable, "text/plain",
-                                    "the server has all the connections it can take; try again later\n");
-      response.set(http::field::retry_after, "5");
+      auto response = error_response(request, {http::status::service_unavailable, "busy",
+                                               "the server has all the connections it can take; try again later",
+                                               std::chrono::seconds(5)});
       response.keep_alive(false);
       return send(std::move(response));
     }
@@ -148,7 +148,7 @@ void HttpSession::route(HttpRequest request) {
   }
   const bool forwarded = request.count("X-Forwarded-For") > 0 || request.count(http::field::forwarded) > 0;
   if (path == "/metrics" && !metrics_visible(peer_address(), forwarded, context_.public_metrics))
-    return send(text_response(request, http::status::not_found, "text/plain", "not found\n"));
+    return send(error_response(request, not_found("there is no file at /metrics")));
   if (is_api_target(path)) return answer_api(std::move(request));
   serve_static(request);
 }
@@ -180,17 +180,16 @@ std::string HttpSession::peer_address() {
 
 void HttpSession::serve_static(const HttpRequest& request) {
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
-    auto response = text_response(request, http::status::method_not_allowed, "text/plain", "GET only\n");
-    response.set(http::field::allow, "GET, HEAD");
-    return send(std::move(response));
+    return send(error_response(request, method_not_allowed("GET, HEAD")));
   }
   const std::string_view target = to_std(request.target());
-  const auto file = resolve_static_path(context_.static_root, target.substr(0, target.find('?')));
+  const std::string_view path = target.substr(0, target.find('?'));
+  const auto file = resolve_static_path(context_.static_root, path);
   http::file_body::value_type body;
   error_code error;
   if (file) body.open(file->c_str(), beast::file_mode::scan, error);
   if (!file || error)
-    return send(text_response(request, http::status::not_found, "text/plain", "not found\n"));
+    return send(error_response(request, not_found("there is no file at " + std::string(path.substr(0, 128)))));
   const auto size = body.size();
   const auto type = std::string(content_type(*file));
   if (request.method() == http::verb::head) {
