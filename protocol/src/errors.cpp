@@ -10,7 +10,7 @@ constexpr std::array<std::string_view, kCodeCount> kNames = {
     "unknown_game", "bad_option",    "not_found",      "forbidden",     "seat_taken",
     "not_a_player", "not_started",   "game_over",      "not_your_turn", "stale_version",
     "illegal_move", "not_allowed",   "no_plex_window", "plex_lost",     "not_abandoned",
-    "rate_limited", "too_many_rooms", "room_expired", "unavailable", "silenced", "internal",
+    "rate_limited", "too_many_rooms", "room_expired", "unavailable", "silenced", "too_many_seeks", "internal",
 };
 
 }  // namespace

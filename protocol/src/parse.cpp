@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <limits>
 
 #include "mancala/protocol/client_messages.hpp"
@@ -193,13 +194,18 @@ std::optional<ClockChoice> parse_clock(const Fields& f) {
   return choice;
 }
 
+// A message's game options: an object, passed on for the engine to judge; absent: none.
+Json parse_options(const Fields& f) {
+  const Json* options = f.find("options");
+  if (!options) return Json::object();
+  if (!options->is_object()) fail(Code::bad_option, "'options' must be a JSON object");
+  return *options;
+}
+
 CreateRoom parse_create_room(const Fields& f) {
   CreateRoom create;
   create.game = f.string("game");
-  if (const Json* options = f.find("options")) {
-    if (!options->is_object()) fail(Code::bad_option, "'options' must be a JSON object");
-    create.options = *options;
-  }
+  create.options = parse_options(f);
   create.is_private = f.boolean("private", false);
   create.rated = f.boolean("rated", false);
   if (const Json* grace = f.find("grace_seconds")) {
@@ -213,6 +219,36 @@ CreateRoom parse_create_room(const Fields& f) {
   create.bots = parse_bots(f, create.choice);
   create.clock = parse_clock(f);
   return create;
+}
+
+// A seek's table sizes: a list of distinct integers 2 to 4, kept ascending.
+std::vector<int> parse_seek_seats(const Fields& f) {
+  const Json* list = f.find("seats");
+  if (!list) return {};
+  if (!list->is_array() || list->empty())
+    fail(Code::bad_request, "'seats' must be a list of table sizes like [2] or [3,4]");
+  std::vector<int> seats;
+  for (const Json& size : *list) {
+    if (!in_range(size, 2, 4)) fail(Code::bad_request, "each entry of 'seats' must be a table size from 2 to 4");
+    const int n = size.get<int>();
+    if (std::find(seats.begin(), seats.end(), n) != seats.end())
+      fail(Code::bad_request, "'seats' names the table size " + std::to_string(n) + " twice");
+    seats.push_back(n);
+  }
+  std::sort(seats.begin(), seats.end());
+  return seats;
+}
+
+Seek parse_seek(const Fields& f) {
+  Seek seek;
+  seek.game = f.string("game");
+  seek.options = parse_options(f);
+  if (seek.options.contains("players"))
+    fail(Code::bad_option, "a seek's 'options' leave out 'players': say the table sizes you accept in 'seats'");
+  seek.clock = parse_clock(f);
+  seek.rated = f.boolean("rated", false);
+  seek.seats = parse_seek_seats(f);
+  return seek;
 }
 
 JoinRoom parse_join_room(const Fields& f) {
@@ -245,6 +281,9 @@ ClientMessage parse_body(std::string_view type, const Fields& f) {
   if (type == "chat") return parse_chat(f);
   if (type == "spectator_chat") return SpectatorChat{f.string("room"), f.required_boolean("on")};
   if (type == "report_chat") return ReportChat{f.string("room"), f.string("player_id"), f.string("at")};
+  if (type == "seek") return parse_seek(f);
+  if (type == "cancel_seek") return CancelSeek{f.string("seek")};
+  if (type == "watch_seeks") return WatchSeeks{};
   fail(Code::unknown_type, "unknown message type '" + std::string(type) + "'");
 }
 
@@ -310,7 +349,7 @@ std::string_view type_name(const ClientMessage& message) {
   static constexpr std::string_view kTypes[] = {
       "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",
       "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon",
-      "add_bot", "rematch", "chat", "spectator_chat", "report_chat"};
+      "add_bot", "rematch", "chat", "spectator_chat", "report_chat", "seek", "cancel_seek", "watch_seeks"};
   static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
   if (const auto* special = std::get_if<Special>(&message)) return special->action;
   return kTypes[message.index()];

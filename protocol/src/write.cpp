@@ -73,6 +73,25 @@ std::string write_chat(std::string_view room, const ChatLine& line) {
   return to_json_text(out);
 }
 
+std::string write_seeking(const RequestId& id, std::string_view seek_id) {
+  Json out = message("seeking", id);
+  out["seek"] = seek_id;
+  return to_json_text(out);
+}
+
+std::string write_seeks(const std::vector<SeekListing>& seeks, const std::vector<std::pair<std::string, int>>& online) {
+  Json out = message("seeks", {});
+  Json list = Json::array();
+  for (const auto& seek : seeks)
+    list.push_back({{"game", seek.game}, {"options", seek.options}, {"clock", seek.clock}, {"rated", seek.rated},
+                    {"seats", seek.seats}, {"waiting", seek.waiting}});
+  out["seeks"] = std::move(list);
+  Json counts = Json::object();
+  for (const auto& [game, players] : online) counts[game] = players;
+  out["online"] = std::move(counts);
+  return to_json_text(out);
+}
+
 std::string write_ok(const RequestId& id) { return to_json_text(message("ok", id)); }
 
 std::string write_error(const RequestId& id, const Error& error) {

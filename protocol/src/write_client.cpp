@@ -18,11 +18,6 @@ void add_seat_choice(Json& out, const SeatChoice& choice) {
   if (choice.spectate) out["spectate"] = true;
 }
 
-Json clock_json(const ClockChoice& clock) {
-  if (clock.correspondence()) return {{"per_move_s", clock.per_move_s}};
-  return {{"initial_s", clock.initial_s}, {"increment_s", clock.increment_s}};
-}
-
 // Every message type needs a line here: a new one fails to compile until it has one.
 Json client_json(const ClientMessage& message) {
   Json out = {{"type", type_name(message)}};
@@ -85,12 +80,26 @@ Json client_json(const ClientMessage& message) {
                    out["player_id"] = m.player_id;
                    out["at"] = m.at;
                  },
+                 [&](const Seek& m) {
+                   out["game"] = m.game;
+                   out["options"] = m.options;
+                   if (m.clock) out["clock"] = clock_json(*m.clock);
+                   out["rated"] = m.rated;
+                   if (!m.seats.empty()) out["seats"] = m.seats;
+                 },
+                 [&](const CancelSeek& m) { out["seek"] = m.seek; },
+                 [&](const WatchSeeks&) {},
              },
              message);
   return out;
 }
 
 }  // namespace
+
+Json clock_json(const ClockChoice& clock) {
+  if (clock.correspondence()) return {{"per_move_s", clock.per_move_s}};
+  return {{"initial_s", clock.initial_s}, {"increment_s", clock.increment_s}};
+}
 
 std::string write_client_message(const RequestId& id, const ClientMessage& message) {
   Json out = client_json(message);

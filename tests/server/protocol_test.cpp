@@ -289,6 +289,54 @@ TEST(Parse, ClocksAndRematch) {
   EXPECT_EQ(parse_error(R"({"type":"rematch"})").code, Code::bad_request);
 }
 
+TEST(Parse, Seeks) {
+  const auto seek = parse_as<Seek>(
+      R"({"type":"seek","game":"njaka","options":{"x":1},"clock":{"initial_s":180,"increment_s":2},"rated":true,"seats":[4,3]})");
+  EXPECT_EQ(seek.game, "njaka");
+  EXPECT_EQ(seek.options["x"], 1);
+  ASSERT_TRUE(seek.clock);
+  EXPECT_EQ(seek.clock->initial_s, 180);
+  EXPECT_TRUE(seek.rated);
+  EXPECT_EQ(seek.seats, (std::vector<int>{3, 4})) << "kept ascending";
+  const auto plain = parse_as<Seek>(R"({"type":"seek","game":"cups"})");
+  EXPECT_FALSE(plain.clock);
+  EXPECT_FALSE(plain.rated);
+  EXPECT_TRUE(plain.seats.empty()) << "empty: the game's default, which the server knows";
+  EXPECT_TRUE(plain.options.empty());
+  EXPECT_EQ(parse_as<Seek>(R"({"type":"seek","game":"cups","clock":{"per_move_s":86400}})").clock->per_move_s, 86400);
+  EXPECT_EQ(parse_as<CancelSeek>(R"({"type":"cancel_seek","seek":"s9"})").seek, "s9");
+  parse_as<WatchSeeks>(R"({"type":"watch_seeks"})");
+
+  EXPECT_EQ(parse_error(R"({"type":"seek"})").code, Code::bad_request) << "no game";
+  EXPECT_EQ(parse_error(R"({"type":"seek","game":7})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"seek","game":"cups","options":[1]})").code, Code::bad_option);
+  const Error players = parse_error(R"({"type":"seek","game":"njaka","options":{"players":3}})");
+  EXPECT_EQ(players.code, Code::bad_option);
+  EXPECT_NE(players.message.find("seats"), std::string::npos) << players.message;
+  EXPECT_EQ(parse_error(R"({"type":"seek","game":"cups","clock":{"initial_s":5}})").code, Code::bad_option);
+  EXPECT_EQ(parse_error(R"({"type":"seek","game":"cups","rated":"yes"})").code, Code::bad_request);
+  for (const char* bad : {"[]", "[1]", "[5]", "[2,2]", "2", "[\"2\"]", "[2.5]"})
+    EXPECT_EQ(parse_error(std::string(R"({"type":"seek","game":"njaka","seats":)") + bad + "}").code, Code::bad_request)
+        << bad;
+  EXPECT_EQ(parse_error(R"({"type":"cancel_seek"})").code, Code::bad_request);
+  EXPECT_EQ(parse_error(R"({"type":"cancel_seek","seek":3})").code, Code::bad_request);
+  EXPECT_EQ(to_string(Code::too_many_seeks), "too_many_seeks");
+}
+
+TEST(Write, SeekingAndSeeks) {
+  const Json seeking = Json::parse(write_seeking(RequestId{std::int64_t{4}}, "s1"));
+  EXPECT_EQ(seeking, (Json{{"type", "seeking"}, {"id", 4}, {"seek", "s1"}}));
+  SeekListing listing{"cups", Json::object(), Json{{"initial_s", 300}, {"increment_s", 3}}, false, {2}, 2};
+  const Json seeks = Json::parse(write_seeks({listing}, {{"cups", 5}, {"njaka", 0}}));
+  EXPECT_EQ(seeks["type"], "seeks");
+  EXPECT_FALSE(seeks.contains("id"));
+  ASSERT_EQ(seeks["seeks"].size(), 1u);
+  EXPECT_EQ(seeks["seeks"][0]["clock"]["initial_s"], 300);
+  EXPECT_EQ(seeks["seeks"][0]["seats"], Json::array({2}));
+  EXPECT_EQ(seeks["seeks"][0]["waiting"], 2);
+  EXPECT_EQ(seeks["online"], (Json{{"cups", 5}, {"njaka", 0}}));
+}
+
 // What write_client_message writes parses back to the same message, for every type: the
 // cluster forwards a room's messages to its owner this way, clocks and bot seats included.
 TEST(Write, ClientMessagesParseBackToThemselves) {
@@ -313,7 +361,11 @@ TEST(Write, ClientMessagesParseBackToThemselves) {
       R"({"type":"rematch","room":"r1"})",
       R"({"type":"chat","room":"r1","text":"Good game"})",
       R"({"type":"spectator_chat","room":"r1","on":false})",
-      R"({"type":"report_chat","room":"r1","player_id":"p","at":"2026-01-01T00:00:00.000Z"})"};
+      R"({"type":"report_chat","room":"r1","player_id":"p","at":"2026-01-01T00:00:00.000Z"})",
+      R"({"type":"seek","game":"njaka","options":{"seeds":4},"clock":{"initial_s":300,"increment_s":3},"rated":true,"seats":[3,4]})",
+      R"({"type":"seek","game":"cups","options":{},"rated":false})",
+      R"({"type":"cancel_seek","seek":"s1"})",
+      R"({"type":"watch_seeks"})"};
   std::set<std::size_t> types;
   for (const auto& text : messages) {
     const Parsed parsed = parse_client_message(text);

@@ -21,6 +21,7 @@ const MESSAGES = {
   rate_limited: 'Too many clicks at once; wait a moment.',
   too_many_rooms: 'You already have 5 rooms waiting for players; start or leave one first.',
   room_expired: 'This room waited too long for players and was closed.',
+  too_many_seeks: 'You are already looking for 3 games; cancel one first.',
   unavailable: 'The server cannot store games for a moment (its database is restarting or its disk is full); nothing is lost. Please try again shortly.',
   internal: 'The server had a problem; please try again.',
   connection_lost: 'The connection dropped before the server answered.',

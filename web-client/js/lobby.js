@@ -1,4 +1,4 @@
-// The lobby: "Play the computer" (computer.js), the live list of public rooms, the player's own
+// The lobby: "Play a person" (quick_pairing.js), "Play the computer" (computer.js), the live list of public rooms, the player's own
 // rooms, the links to each game's leaderboard, and the room creation form with every host
 // option of the chosen game (and, for an account, "Rated").
 import { h, clear, toast } from './dom.js';
@@ -10,14 +10,18 @@ import { rulesButton } from './rules.js';
 import { playComputerCard, occupied, seatName, botLevel, computerIcon } from './computer.js';
 import { CLOCK_PRESETS, timeControlText } from './clock.js';
 import { nameLink, playerMarks, ratedBadge } from './players.js';
+import { quickPairingCard } from './quick_pairing.js';
 
 export function showLobby(main, app) {
   const conn = app.conn;
   const mine = h('div', { class: 'my-rooms', dataset: { testid: 'my-rooms' } });
   const list = h('div', { class: 'room-list', dataset: { testid: 'room-list' } }, h('p', { class: 'muted' }, 'Loading rooms…'));
-  // On a phone the column reads: play the computer, create a room, then the rooms (style.css).
+  const quick = quickPairingCard(app);
+  // On a phone the column reads: play a person, play the computer, create a room, then the
+  // rooms (style.css).
   main.replaceChildren(h('section', { class: 'lobby' },
     h('div', { class: 'lobby-rooms' },
+      quick.element,
       playComputerCard(app),
       mine,
       h('section', { class: 'open-rooms' }, h('h2', {}, 'Open rooms'), list),
@@ -54,7 +58,7 @@ export function showLobby(main, app) {
   };
   if (conn.online) subscribe();
   const offWelcome = conn.on('welcome', subscribe);
-  return () => { offRooms(); offRoom(); offWelcome(); clearInterval(ageTimer); };
+  return () => { offRooms(); offRoom(); offWelcome(); clearInterval(ageTimer); quick.stop(); };
 }
 
 // How long ago a room was created ("3 min ago"), from the server's ISO time. A client clock a

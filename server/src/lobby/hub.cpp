@@ -23,6 +23,8 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
       metrics_(metrics),
       bot_pool_(bot_pool),
       lobby_(io),
+      pairing_(io, [this] { return time_.now(); }, [this](Table table) { seat_paired_table(std::move(table)); },
+               [this] { return playing_by_game(); }),
       greeter_(io, storage, players, metrics, readers_, rooms_),
       routing_(readers_, rooms_,
                [this](Caller caller, protocol::ClientMessage message) { handle_here(std::move(caller), std::move(message)); }),
@@ -125,6 +127,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   }
   greeter_.forget(connection.get());
   lobby_.unwatch(connection.get());
+  pairing_.connection_closed(connection.get());
   for (const auto& room : connection->close_and_take_rooms()) room->drop(connection);
   if (others_) others_->connection_closed(connection);
 }
@@ -181,7 +184,10 @@ void Hub::close_sessions_here(const std::vector<std::string>& session_hashes) {
 
 void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::RequestId& id,
                 const protocol::Hello& hello, const std::string& session_hash, std::function<void(PlayerRef)> done) {
-  greeter_.hello(connection, id, hello, session_hash, std::move(done));
+  greeter_.hello(connection, id, hello, session_hash, [this, connection, done = std::move(done)](PlayerRef player) {
+    if (player) pairing_.player_connected(connection, player);  // whose last connection ends their seeks
+    done(std::move(player));
+  });
 }
 
 // ---- requests --------------------------------------------------------------------------
@@ -222,8 +228,105 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
           [&](protocol::ReportChat& m) {
             in_room(m.room, [&](Room& r) { r.report_chat(caller, std::move(m.player_id), std::move(m.at)); });
           },
+          [&](protocol::Seek& m) { seek(std::move(caller), std::move(m)); },
+          [&](protocol::CancelSeek& m) { cancel_seek(caller, m); },
+          [&](protocol::WatchSeeks&) { watch_seeks(caller); },
       },
       message);
+}
+
+// ---- quick pairing (issue 47; the pool and its rules in pairing.hpp, seek_pool.hpp) -------
+
+void Hub::seek(Caller caller, protocol::Seek wanted) {
+  auto checked = check_seek(wanted, *caller.player);
+  if (const auto* refusal = std::get_if<protocol::Error>(&checked))
+    return caller.fail(refusal->code, refusal->message, refusal->details);
+  auto request = std::get<SeekRequest>(std::move(checked));
+  if (!caller.player->account) return add_seek(caller, std::move(request), {});  // a guest's mutes stay in the browser
+  readers_.run([this, caller, request = std::move(request)]() mutable {  // an account's mutes: a database read
+    std::set<std::string> muted;
+    try {
+      for (const auto& mute : storage_.chat().mutes(caller.player->id)) muted.insert(mute.player_id);
+    } catch (const std::exception& e) {
+      log_warn("mutes_not_read", {{"player", caller.player->id}, {"message", e.what()}});
+      return caller.fail_storing("the players you muted could not be read, so the seek was not made",
+                                 storage_.trouble());
+    }
+    net::post(io_, [this, caller, request = std::move(request), muted = std::move(muted)]() mutable {
+      add_seek(caller, std::move(request), std::move(muted));
+    });
+  });
+}
+
+void Hub::add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted) {
+  pairing_.player_connected(caller.connection, caller.player);  // known since hello; once more costs nothing
+  auto added = pairing_.seek(*caller.player, std::move(request), std::move(muted));
+  if (const auto* refusal = std::get_if<protocol::Error>(&added))
+    return caller.fail(refusal->code, refusal->message, refusal->details);
+  // A table found at once is being stored: its `room` follows this reply.
+  caller.reply(protocol::write_seeking(caller.id, std::get<std::string>(added)));
+}
+
+void Hub::cancel_seek(const Caller& caller, const protocol::CancelSeek& cancel) {
+  if (!pairing_.cancel(caller.player->id, cancel.seek))
+    return caller.fail(Code::not_found, "you have no open seek '" + cancel.seek + "': it was paired, cancelled or ended");
+  caller.ok();
+}
+
+void Hub::watch_seeks(const Caller& caller) {
+  caller.ok();
+  pairing_.watch(caller.connection);
+}
+
+void Hub::seat_paired_table(Table table) {
+  std::vector<PlayerRef> players;
+  for (const auto& seeker : table.seekers) {
+    auto player = players_.find(seeker.player_id);
+    if (!player) return log_error("paired_player_unknown", {{"player", seeker.player_id}});
+    players.push_back(std::move(player));
+  }
+  const RoomDraw draw{random_u64(), random_text(kRoomIdCharacters), "", now_utc(), format_utc(time_.now())};
+  std::shared_ptr<PairedRoom> paired;
+  try {
+    paired = std::make_shared<PairedRoom>(plan_paired_room(table, players, draw));
+  } catch (const std::exception& e) {
+    log_error("paired_room_not_planned", {{"game", table.kind.game}, {"message", e.what()}});
+    return tell_paired_players(players, Code::internal, "the game you were paired into could not be set up; seek again");
+  }
+  storage_.create_game(paired->meta, on_io([this, paired](bool stored) {
+    if (!stored)
+      return tell_paired_players(paired->players, Code::unavailable,
+                                 "the game you were paired into could not be stored; seek again");
+    auto room = std::make_shared<Room>(services(), paired->meta, paired->match, 0, paired->players);
+    add_room(room, paired->players);
+    std::vector<Caller> members;  // every connection of every player here hears of the room
+    for (const auto& player : paired->players)
+      for (auto& connection : pairing_.connections_of(player->id))
+        members.push_back(Caller{std::move(connection), player, {}, std::chrono::steady_clock::now(), &metrics_});
+    log_info("paired_room_created", {{"room", paired->meta.id}, {"game", paired->meta.game},
+                                     {"seats", paired->players.size()}});
+    room->welcome_rematch(members);  // as a rematch's players: all seated, none asked for it in this room
+  }));
+}
+
+// An unsolicited error to every connection of the players of a table that could not be seated.
+void Hub::tell_paired_players(const std::vector<PlayerRef>& players, Code code, const std::string& message) {
+  for (const auto& player : players)
+    for (const auto& connection : pairing_.connections_of(player->id)) {
+      metrics_.count_error(code);
+      connection->send(protocol::write_error({}, {code, message, {{"paired", true}}}));  // the seeks ended
+    }
+}
+
+// Persons seated in public rooms being played, by game (every process's: the lobby has them all).
+std::map<std::string, int> Hub::playing_by_game() const {
+  std::map<std::string, int> playing;
+  for (const auto& room : lobby_.entries()) {
+    if (room.status != "playing") continue;
+    for (const auto& seat : room.seats)
+      if (!seat.player_id.empty() && seat.bot == 0) ++playing[room.game];
+  }
+  return playing;
 }
 
 void Hub::create_room(Caller caller, protocol::CreateRoom create) {
@@ -248,6 +351,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
     auto room = std::make_shared<Room>(services(), meta, plan->match, 0, players);
     add_room(room, players);
     rooms_.end_reservation(caller.player->id, &room->id());  // only now: the room counts by itself
+    if (plan->creator_seat) pairing_.seated_elsewhere(caller.player->id);
     log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private},
                               {"bots", meta.seats.size() - (plan->creator_seat ? 1 : 0)}, {"started", !meta.started.empty()}});
     room->welcome_creator(caller, plan->creator_seat);
@@ -309,6 +413,7 @@ void Hub::add_room(const std::shared_ptr<Room>& room, const std::vector<PlayerRe
 
 void Hub::seat_index(const std::string& player_id, const std::string& room_id, bool seated) {
   rooms_.seat(player_id, room_id, seated);
+  if (seated) pairing_.seated_elsewhere(player_id);  // a seat taken ends the player's seeks
 }
 
 void Hub::forget(const std::string& room_id) {
@@ -340,6 +445,7 @@ void Hub::create_rematch(const GameMeta& old, std::vector<PlayerRef> players, st
 }
 
 void Hub::publish(const std::string& room_id, std::optional<protocol::RoomSummary> summary) {
+  pairing_.changed();  // the players counted as playing may have changed
   std::optional<protocol::RoomSummary> for_others;
   if (others_) for_others = summary;
   if (lobby_.list(room_id, std::move(summary)) && others_)

@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "lobby.hpp"
 #include "net.hpp"
 #include "other_processes.hpp"
+#include "pairing.hpp"
 #include "reader_pool.hpp"
 #include "room.hpp"
 #include "room_host.hpp"
@@ -120,6 +123,15 @@ class Hub final : public RoomHost {
   // Sends the room to its seated players connected here (after a take-over).
   void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);
+  // Quick pairing's messages (pairing.hpp).
+  void seek(Caller caller, protocol::Seek wanted);
+  void cancel_seek(const Caller& caller, const protocol::CancelSeek& cancel);
+  void watch_seeks(const Caller& caller);
+  void add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted);
+  // Makes and stores the room of seekers the pool seated together; each hears of it as a joiner would.
+  void seat_paired_table(Table table);
+  void tell_paired_players(const std::vector<PlayerRef>& players, protocol::Code code, const std::string& message);
+  std::map<std::string, int> playing_by_game() const;
   void sweep_expired_rooms();
   void join_room(Caller caller, const protocol::JoinRoom& join);
   std::shared_ptr<Room> find_room(const std::string& id) const { return rooms_.find(id); }
@@ -138,6 +150,7 @@ class Hub final : public RoomHost {
   PushNotices* push_ = nullptr;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;
+  Pairing pairing_;  // quick pairing's seeks (after lobby_, which it counts players from)
 
   RoomIndex<Room> rooms_;
   Greeter greeter_;

@@ -8,16 +8,6 @@ namespace {
 
 using protocol::Code;
 
-// create_room's clock as GameMeta::clock stores it; null for none.
-Json clock_settings(const std::optional<protocol::ClockChoice>& clock) {
-  if (!clock) return Json();
-  const auto settings = clock->correspondence()
-                            ? ClockSettings::correspondence(std::chrono::seconds(clock->per_move_s))
-                            : ClockSettings::real_time(std::chrono::seconds(clock->initial_s),
-                                                       std::chrono::seconds(clock->increment_s));
-  return settings.to_json();
-}
-
 std::optional<protocol::Error> check_seats(const protocol::CreateRoom& create, int seats) {
   const std::string range = "this game has seats 0.." + std::to_string(seats - 1);
   if (create.choice.seat && *create.choice.seat >= seats) return protocol::Error{Code::bad_request, range, {}};
@@ -43,6 +33,15 @@ std::optional<protocol::Error> check_rated(const protocol::CreateRoom& create, c
 }
 
 }  // namespace
+
+Json clock_settings(const std::optional<protocol::ClockChoice>& clock) {
+  if (!clock) return Json();
+  const auto settings = clock->correspondence()
+                            ? ClockSettings::correspondence(std::chrono::seconds(clock->per_move_s))
+                            : ClockSettings::real_time(std::chrono::seconds(clock->initial_s),
+                                                       std::chrono::seconds(clock->increment_s));
+  return settings.to_json();
+}
 
 std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& create, const Player& creator,
                                                   const RoomDraw& draw) {

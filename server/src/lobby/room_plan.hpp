@@ -30,6 +30,9 @@ struct RoomPlan {
   std::optional<int> creator_seat;   // none: the creator watches
 };
 
+// A requested clock as GameMeta::clock stores it; null for none.
+Json clock_settings(const std::optional<protocol::ClockChoice>& clock);
+
 // The plan, or the error to answer with (an unknown game or option, a seat or a computer
 // player's seat the game does not have, computer players in every seat of a watcher's room).
 std::variant<RoomPlan, protocol::Error> plan_room(const protocol::CreateRoom& create, const Player& creator,

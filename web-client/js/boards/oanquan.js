@@ -162,6 +162,12 @@ function describeTurn(event, name) {
 export const oanquan = {
   board: oanquanBoard,
   rules: OANQUAN_RULES,
+  // Quick pairing's clocks (quick_pairing.js): a match of rounds runs long, so longer ones.
+  pairingClocks: [
+    { id: 'quick', clock: { initial_s: 300, increment_s: 3 } },
+    { id: 'long', clock: { initial_s: 900, increment_s: 10 } },
+    { id: 'daily', clock: { per_move_s: 86400 } },
+  ],
   sides: ['South', 'North'],
   nouns: { item: 'counter', place: 'square' },
   describeTurn,

@@ -55,7 +55,10 @@ struct ClockChoice {
   int increment_s = 0;
   int per_move_s = 0;
   bool correspondence() const { return per_move_s > 0; }
+  bool operator==(const ClockChoice&) const = default;
 };
+// The clock as the wire writes it: {"initial_s","increment_s"} or {"per_move_s"}.
+Json clock_json(const ClockChoice& clock);
 
 struct CreateRoom {
   std::string game;
@@ -135,9 +138,26 @@ struct ReportChat {
   std::string at;
 };
 
+// Quick pairing (protocol "Quick pairing"): a player asks for an opponent with this game,
+// options, clock and ratedness; the server pairs compatible seeks and seats them in a new room.
+inline constexpr int kMaxSeeksPerPlayer = 3;
+struct Seek {
+  std::string game;
+  Json options = Json::object();  // the game's options without the player count (`seats` says it)
+  std::optional<ClockChoice> clock;
+  bool rated = false;  // accounts only (the server checks)
+  // The table sizes accepted, ascending and distinct, each 2 to 4; empty: the game's default
+  // (its only size, or for Njaka any of 2, 3, 4). Whether the game has them is the server's check.
+  std::vector<int> seats;
+};
+struct CancelSeek {
+  std::string seek;
+};
+struct WatchSeeks {};
+
 using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
                                    Move, Sync, Resign, Special, Claim, ClaimAbandon, AddBot, Rematch,
-                                   Chat, SpectatorChat, ReportChat>;
+                                   Chat, SpectatorChat, ReportChat, Seek, CancelSeek, WatchSeeks>;
 
 // One inbound frame: its id (when it had a valid one) and either the message or the error to
 // answer with.

@@ -36,6 +36,7 @@ enum class Code {
   room_expired,
   unavailable,  // the database cannot be reached right now; `retry_after_ms` says when to try again
   silenced,     // an operator silenced the player's chat for a while
+  too_many_seeks,  // the player holds kMaxSeeksPerPlayer seeks already
   internal,
 };
 inline constexpr int kCodeCount = static_cast<int>(Code::internal) + 1;

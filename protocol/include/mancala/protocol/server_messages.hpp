@@ -111,6 +111,20 @@ std::string write_presence(std::string_view room, int seat, bool connected,
 
 Json to_json(const RoomSummary& summary);
 
+// A seek was taken: its id, for cancel_seek.
+std::string write_seeking(const RequestId& id, std::string_view seek_id);
+// The open seeks, one entry per set-up with how many wait for it, and per game how many players
+// are seeking or playing it (the `seeks` message of watch_seeks).
+struct SeekListing {
+  std::string game;
+  Json options = Json::object();
+  Json clock;  // null: no clock
+  bool rated = false;
+  std::vector<int> seats;
+  int waiting = 0;
+};
+std::string write_seeks(const std::vector<SeekListing>& seeks, const std::vector<std::pair<std::string, int>>& online);
+
 // The request a server message answers: its `id`, or nothing for an unsolicited message (and for
 // text that is not a message).
 RequestId reply_id(std::string_view message);

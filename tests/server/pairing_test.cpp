@@ -1,0 +1,205 @@
+// Quick pairing through the real server (issue 47): seeks paired at once into a started room,
+// incompatible seeks never, and the ways a seek ends (cancel, the last connection closing, a seat
+// taken elsewhere); Njaka's fullest table first, a smaller one after the wait (on a fast clock).
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+
+namespace mancala::testing {
+namespace quick_pairing {  // a name of its own: server_test is a unity build
+
+const Json kBlitz = {{"initial_s", 300}, {"increment_s", 3}};
+
+Json seek(const std::string& game, const Json& clock = kBlitz, Json extra = Json::object()) {
+  Json message = {{"type", "seek"}, {"game", game}, {"clock", clock}};
+  for (const auto& [key, value] : extra.items()) message[key] = value;
+  return message;
+}
+
+bool is_room(const Json& m) { return m.value("type", "") == "room"; }
+
+// Takes the `seeks` messages in order until one whose open seeks `match` accepts: the ones
+// before it are stale (changes within a second may come as one message, so a state between
+// two changes may never be sent).
+Json seeks_until(Client& watcher, const std::function<bool(const Json& seeks)>& match) {
+  for (;;) {
+    Json message = watcher.wait_for_type("seeks");
+    if (match(message["seeks"])) return message;
+  }
+}
+
+int waiting(const Json& seeks) {
+  int total = 0;
+  for (const auto& entry : seeks) total += entry.value("waiting", 0);
+  return total;
+}
+
+std::string seek_id(Client& client, const Json& message) {
+  const Json reply = client.request(message);
+  EXPECT_EQ(reply.value("type", ""), "seeking") << reply.dump();
+  return reply.value("seek", "");
+}
+
+TEST(QuickPairing, TwoCompatibleSeekersArePairedAtOnceIntoAStartedRoom) {
+  ServerProcess server;
+  Client ada(server.port()), bo(server.port());
+  const Json ada_welcome = ada.hello("Ada");
+  const Json bo_welcome = bo.hello("Bo");
+  EXPECT_FALSE(seek_id(ada, seek("cups")).empty());
+  seek_id(bo, seek("cups"));
+  const Json for_ada = ada.wait_for(is_room);
+  const Json for_bo = bo.wait_for(is_room);
+  EXPECT_EQ(for_ada["room"]["id"], for_bo["room"]["id"]);
+  EXPECT_FALSE(for_ada.contains("id")) << "unsolicited";
+  const Json& room = for_ada["room"];
+  EXPECT_EQ(room["status"], "playing");
+  EXPECT_EQ(room["version"], 0);
+  EXPECT_EQ(room["game"], "cups");
+  EXPECT_EQ(room["time_control"], kBlitz);
+  std::set<std::string> seated;
+  for (const auto& s : room["seats"]) seated.insert(s.value("player_id", ""));
+  EXPECT_EQ(seated, (std::set<std::string>{ada_welcome["player_id"], bo_welcome["player_id"]}));
+  // Seated as a joiner is: a player of the game, who may resign it.
+  const Json resigned = ada.request({{"type", "resign"}, {"room", room["id"]}});
+  EXPECT_EQ(resigned.value("type", ""), "update") << resigned.dump();
+  EXPECT_EQ(bo.wait_for([](const Json& m) { return m.value("type", "") == "update"; })["action"], "resign");
+}
+
+TEST(QuickPairing, IncompatibleSeeksAreNeverPaired) {
+  ServerProcess server;
+  Client watcher(server.port());
+  watcher.hello("Watcher");
+  EXPECT_EQ(watcher.request({{"type", "watch_seeks"}})["type"], "ok");
+  seeks_until(watcher, [](const Json& seeks) { return seeks.empty(); });
+  std::vector<std::unique_ptr<Client>> seekers;
+  const std::vector<Json> seeks = {seek("cups"),
+                                   seek("cups", Json{{"initial_s", 600}, {"increment_s", 5}}),
+                                   seek("cups", Json{{"per_move_s", 86400}}),
+                                   seek("cups", nullptr),
+                                   seek("cups", kBlitz, {{"options", {{"cups_per_side", 6}}}}),
+                                   seek("oanquan")};
+  for (std::size_t i = 0; i < seeks.size(); ++i) {
+    seekers.push_back(std::make_unique<Client>(server.port()));
+    seekers.back()->hello("P" + std::to_string(i));
+    seek_id(*seekers.back(), seeks[i]);
+  }
+  const Json listed = seeks_until(watcher, [&](const Json& s) { return waiting(s) == static_cast<int>(seeks.size()); });
+  EXPECT_EQ(listed["seeks"].size(), seeks.size()) << listed.dump();
+  EXPECT_EQ(listed["online"]["cups"], 5);
+  EXPECT_EQ(listed["online"]["oanquan"], 1);
+  // The options spelt out as their defaults are the same kind as none: this one pairs.
+  Client same(server.port());
+  same.hello("Same");
+  seek_id(same, seek("cups", kBlitz, {{"options", {{"cups_per_side", 4}}}}));
+  same.wait_for(is_room);
+  seekers[0]->wait_for(is_room);
+  EXPECT_TRUE(seekers[1]->nothing_matching(is_room, 1500ms));
+  for (std::size_t i = 1; i < seekers.size(); ++i) EXPECT_TRUE(seekers[i]->nothing_matching(is_room, 10ms)) << i;
+}
+
+TEST(QuickPairing, RatedSeeksNeedAnAccountAndNeverMeetCasualOnes) {
+  ServerProcess server;
+  const HttpReply signed_up = http_call(server.port(), "POST", "/api/accounts", {{"name", "Rada"}, {"password", "a long enough pass phrase"}});
+  ASSERT_EQ(signed_up.status, 201) << signed_up.text;
+  Client rada(server.port(), Client::Options{"", "", cookie_of(signed_up.set_cookie)});
+  rada.request({{"type", "hello"}});
+  Client guest(server.port());
+  guest.hello("Guest");
+  const Json refused = guest.request(seek("cups", kBlitz, {{"rated", true}}));
+  EXPECT_EQ(refused.value("code", ""), "not_allowed") << refused.dump();
+  seek_id(rada, seek("cups", kBlitz, {{"rated", true}}));
+  seek_id(guest, seek("cups"));
+  EXPECT_TRUE(rada.nothing_matching(is_room, 1500ms)) << "rated and casual seeks are of different kinds";
+  EXPECT_TRUE(guest.nothing_matching(is_room, 10ms));
+}
+
+TEST(QuickPairing, RefusalsSayWhy) {
+  ServerProcess server;
+  Client ada(server.port());
+  ada.hello("Ada");
+  EXPECT_EQ(ada.request(seek("chess"))["code"], "unknown_game");
+  EXPECT_EQ(ada.request(seek("cups", kBlitz, {{"seats", {3}}}))["code"], "bad_option");
+  EXPECT_EQ(ada.request(seek("njaka", kBlitz, {{"options", {{"advanced", true}}}, {"seats", {2, 3}}}))["code"], "bad_option")
+      << "the advanced variant is for two only";
+  EXPECT_EQ(ada.request({{"type", "cancel_seek"}, {"seek", "nope"}})["code"], "not_found");
+  for (int i = 0; i < 3; ++i) seek_id(ada, seek("cups", Json{{"initial_s", 60 + i}}));
+  EXPECT_EQ(ada.request(seek("cups"))["code"], "too_many_seeks");
+}
+
+TEST(QuickPairing, CancelTheLastConnectionClosingAndASeatTakenElsewhereEndASeek) {
+  ServerProcess server;
+  Client watcher(server.port());
+  watcher.hello("Watcher");
+  watcher.request({{"type", "watch_seeks"}});
+
+  Client ada(server.port());
+  ada.hello("Ada");
+  const std::string id = seek_id(ada, seek("cups"));
+  EXPECT_EQ(ada.request({{"type", "cancel_seek"}, {"seek", id}})["type"], "ok");
+  EXPECT_EQ(ada.request({{"type", "cancel_seek"}, {"seek", id}})["code"], "not_found") << "ended already";
+
+  // Two tabs: closing one keeps the seek (and the room goes to the other), closing the last ends it.
+  Client bo(server.port()), bo_tab(server.port());
+  const Json bo_welcome = bo.hello("Bo");
+  bo_tab.request({{"type", "hello"}, {"token", bo_welcome["token"]}});
+  seek_id(bo, seek("cups"));
+  bo.drop();
+  Client cy(server.port());
+  cy.hello("Cy");
+  seek_id(cy, seek("cups"));
+  EXPECT_EQ(bo_tab.wait_for(is_room)["room"]["id"], cy.wait_for(is_room)["room"]["id"]) << "Bo's seek outlived his first tab";
+
+  Client di(server.port());
+  di.hello("Di");
+  seek_id(di, seek("oanquan"));
+  seeks_until(watcher, [](const Json& s) { return waiting(s) == 1 && s[0]["game"] == "oanquan"; });
+  di.drop();
+  seeks_until(watcher, [](const Json& s) { return s.empty(); });
+
+  // A seat taken in a room of one's own ends the seek.
+  const std::string njaka_seek = seek_id(ada, seek("njaka"));
+  seeks_until(watcher, [](const Json& s) { return waiting(s) == 1 && s[0]["game"] == "njaka"; });
+  EXPECT_EQ(ada.request({{"type", "create_room"}, {"game", "cups"}})["type"], "room");
+  seeks_until(watcher, [](const Json& s) { return s.empty(); });
+  EXPECT_EQ(ada.request({{"type", "cancel_seek"}, {"seek", njaka_seek}})["code"], "not_found");
+}
+
+// On a clock 20 times faster, Njaka's 15 s wait for a fourth player is 0.75 s.
+TEST(QuickPairing, NjakaSeatsFourAtOnceThenThreeAfterTheWait) {
+  ServerProcess server(":memory:", {"--clock-speed", "20"});
+  std::vector<std::unique_ptr<Client>> players;
+  const auto seeker = [&](const std::string& name) -> Client& {
+    players.push_back(std::make_unique<Client>(server.port()));
+    players.back()->hello(name);
+    seek_id(*players.back(), seek("njaka", kBlitz, {{"seats", {3, 4}}}));
+    return *players.back();
+  };
+  seeker("A");
+  seeker("B");
+  Client& c = seeker("C");
+  EXPECT_TRUE(c.nothing_matching(is_room, 300ms)) << "three of four: a fourth may come";
+  seeker("D");
+  std::set<std::string> rooms;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const Json room = players[i]->wait_for(is_room)["room"];
+    EXPECT_EQ(room["seats"].size(), 4u);
+    EXPECT_EQ(room["options"]["players"], 4);
+    EXPECT_EQ(room["status"], "playing");
+    rooms.insert(room["id"]);
+  }
+  EXPECT_EQ(rooms.size(), 1u) << "one table of four";
+
+  const auto started = std::chrono::steady_clock::now();
+  seeker("E");
+  seeker("F");
+  seeker("G");
+  const Json room = players[4]->wait_for(is_room, 10s)["room"];
+  EXPECT_GE(std::chrono::steady_clock::now() - started, 600ms) << "not before the wait for a fourth";
+  EXPECT_EQ(room["seats"].size(), 3u);
+  EXPECT_EQ(room["options"]["players"], 3);
+  EXPECT_EQ(players[5]->wait_for(is_room)["room"]["id"], room["id"]);
+  EXPECT_EQ(players[6]->wait_for(is_room)["room"]["id"], room["id"]);
+}
+
+}  // namespace quick_pairing
+}  // namespace mancala::testing

@@ -1,0 +1,189 @@
+// Quick pairing (protocol "Quick pairing", issue 47): the lobby's card of one-click set-ups per
+// game (a quick clock, a longer one, a day per move, and "Custom" for the room form), how many
+// players are here per game, the seeks waiting now (one click seeks the same), and the player's
+// own waiting seek with its Cancel button and, after a while, the offer to play the computer
+// meanwhile. The seeks live in this module, not the page: a player who plays the computer while
+// waiting is taken to the paired game when it starts.
+import { h, toast } from './dom.js';
+import { gameIds, gameName, gameType } from './catalog.js';
+import { GAMES } from './boards/index.js';
+import { describeError } from './errors.js';
+import { openPlayComputer } from './computer.js';
+import { timeControlText } from './clock.js';
+
+// After this long without an opponent the card offers the computer meanwhile.
+export const OFFER_COMPUTER_AFTER_MS = 20000;
+
+// Each game's set-ups: a quick clock, a longer one, a day per move; a game module may have its
+// own (`pairingClocks`, boards/).
+const CLOCKS = [
+  { id: 'quick', clock: { initial_s: 180, increment_s: 2 } },
+  { id: 'long', clock: { initial_s: 600, increment_s: 5 } },
+  { id: 'daily', clock: { per_move_s: 86400 } },
+];
+const presetsOf = (game) => GAMES[game]?.pairingClocks ?? CLOCKS;
+const shortClock = (clock) => (clock.per_move_s ? '1 day' : `${clock.initial_s / 60}+${clock.increment_s}`);
+
+// A seek's kind as the list shows it: game, clock, rated (the server lists options resolved,
+// with their defaults, so a seek sent with none would not match its own entry).
+const kindOf = (seek) => JSON.stringify([seek.game, seek.clock ?? null, Boolean(seek.rated)]);
+
+const state = {
+  app: null,
+  seeks: new Map(),   // seek id -> { message, since }
+  latest: null,       // the last `seeks` message
+  redraws: new Set(), // the cards on screen
+};
+const redraw = () => { for (const draw of state.redraws) draw(); };
+
+// Once per page: the paired room, the seeks list, and the seeks again after a reconnect (the
+// server ends a player's seeks when their last connection closes).
+function install(app) {
+  if (state.app) return;
+  state.app = app;
+  app.conn.on('seeks', (message) => { state.latest = message; redraw(); });
+  app.conn.on('room', (message) => {
+    const room = message.room;
+    const mine = room?.seats?.some((seat) => seat.player_id === app.me()?.player_id);
+    // The pairing's room comes unsolicited, started, at version 0; every seek of ours ended.
+    if (message.id !== undefined || !state.seeks.size || !mine || room.status !== 'playing' || room.version !== 0) return;
+    state.seeks.clear();
+    redraw();
+    app.navigate(`#/room/${room.id}`);
+  });
+  // The pairing's room could not be made: the seeks ended with it; the player seeks again.
+  app.conn.on('error', (message) => {
+    if (message.id !== undefined || !message.paired) return;
+    state.seeks.clear();
+    redraw();
+    toast(message.message);
+  });
+  app.conn.on('welcome', () => {
+    const again = [...state.seeks.values()];
+    state.seeks.clear();
+    for (const { message, since } of again) startSeek(app, message, since);
+    app.conn.request({ type: 'watch_seeks' }).catch(() => {});
+  });
+  if (app.conn.online) app.conn.request({ type: 'watch_seeks' }).catch(() => {});
+}
+
+async function startSeek(app, message, since = Date.now()) {
+  try {
+    const reply = await app.conn.request(message, { resend: false });
+    // Paired at once: the room may have come before this reply (then nothing is waiting).
+    state.seeks.set(reply.seek, { message, since });
+    redraw();
+  } catch (error) { toast(describeError(error)); }
+}
+
+async function cancelSeek(app, id) {
+  state.seeks.delete(id);
+  redraw();
+  try { await app.conn.request({ type: 'cancel_seek', seek: id }); } catch (error) {
+    if (error.code !== 'not_found') toast(describeError(error));  // not_found: it ended already
+  }
+}
+
+export function quickPairingCard(app) {
+  install(app);
+  const rated = h('input', { type: 'checkbox', id: 'qp-rated', disabled: !app.isAccount(), dataset: { testid: 'qp-rated' } });
+  const seekMessage = (game, clock) => ({ type: 'seek', game, options: {}, clock, rated: rated.checked });
+
+  const here = new Map();  // game -> its "N here" node
+  const rows = gameIds().map((game) => {
+    const count = h('small', { class: 'qp-here', dataset: { testid: `qp-here-${game}` } });
+    here.set(game, count);
+    return h('div', { class: 'qp-game', dataset: { testid: `qp-game-${game}` } },
+      h('span', { class: 'qp-name' }, gameName(game), ' ', count),
+      h('span', { class: 'qp-presets' },
+        presetsOf(game).map(({ id, clock }) => h('button', {
+          type: 'button', class: 'qp-preset', title: `${gameName(game)}, ${timeControlText(clock)}`,
+          'aria-label': `Seek ${gameName(game)}, ${timeControlText(clock)}`, dataset: { testid: `qp-${game}-${id}` },
+          onclick: () => startSeek(app, seekMessage(game, clock)),
+        }, shortClock(clock))),
+        h('button', { type: 'button', class: 'qp-preset quiet', dataset: { testid: `qp-${game}-custom` },
+          'aria-label': `${gameName(game)} with other options: the room form`, onclick: () => openRoomForm(game) }, 'Custom')));
+  });
+
+  const waiting = h('div', { class: 'qp-waiting', 'aria-live': 'polite', dataset: { testid: 'qp-waiting' } });
+  const open = h('div', { class: 'qp-open', dataset: { testid: 'qp-open-seeks' } });
+
+  function drawWaiting() {
+    const now = Date.now();
+    waiting.replaceChildren(...[...state.seeks].map(([id, { message, since }]) => {
+      const seconds = Math.floor((now - since) / 1000);
+      const offer = now - since >= OFFER_COMPUTER_AFTER_MS;
+      return h('div', { class: 'qp-seek', dataset: { testid: `qp-seek-${id}` } },
+        h('p', { class: 'row' },
+          h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+          h('span', {}, `Looking for ${message.rated ? 'a rated ' : 'an '}opponent: ${gameName(message.game)}, `,
+            `${timeControlText(message.clock)} · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`),
+          h('button', { type: 'button', class: 'quiet', dataset: { testid: 'qp-cancel' }, onclick: () => cancelSeek(app, id) }, 'Cancel')),
+        offer ? h('p', { class: 'qp-offer', dataset: { testid: 'qp-offer' } },
+          'Nobody yet. Play the computer while you wait? Your seek stays open, and the game with a person opens as soon as one is paired with you. ',
+          h('button', { type: 'button', dataset: { testid: 'qp-play-computer' }, onclick: () => openPlayComputer(app, message.game) },
+            'Play the computer meanwhile')) : null);
+    }));
+  }
+
+  function drawOpen() {
+    const latest = state.latest;
+    for (const [game, node] of here) {
+      const n = latest?.online?.[game] ?? 0;
+      node.textContent = latest ? `${n} here` : '';
+    }
+    const ours = new Set([...state.seeks.values()].map(({ message }) => kindOf(message)));
+    const entries = (latest?.seeks ?? []).filter((entry) => !ours.has(kindOf(entry)));
+    open.replaceChildren(entries.length ? h('h3', {}, 'Waiting now') : null,
+      entries.length ? h('ul', { class: 'plain' }, entries.map((entry, i) => h('li', { class: 'row' },
+        h('span', {}, `${gameName(entry.game)} · ${entry.clock ? timeControlText(entry.clock) : 'no clock'}`,
+          entry.rated ? ' · rated' : '', tableWords(entry), ` · ${entry.waiting} waiting`),
+        h('button', { type: 'button', dataset: { testid: `qp-accept-${i}` },
+          disabled: entry.rated && !app.isAccount(),
+          onclick: () => startSeek(app, { type: 'seek', game: entry.game, options: entry.options, clock: entry.clock,
+            rated: entry.rated, seats: entry.seats }) }, 'Play')))) : null);
+  }
+
+  const draw = () => { drawWaiting(); drawOpen(); };
+  state.redraws.add(draw);
+  const ticker = setInterval(() => { if (state.seeks.size) drawWaiting(); }, 1000);
+  draw();
+
+  const element = h('section', { class: 'quick-pairing', 'aria-labelledby': 'qp-title', dataset: { testid: 'quick-pairing' } },
+    h('div', { class: 'qp-head' }, h('h2', { id: 'qp-title' }, 'Play a person'),
+      h('span', { class: 'field check' }, rated, h('label', { for: 'qp-rated' }, app.isAccount() ? 'Rated' : 'Rated (accounts only)'))),
+    h('p', { class: 'muted qp-help' }, 'One click: you are paired with the first player who wants the same game and clock.'),
+    h('div', { class: 'qp-games' }, rows),
+    tableRules(),
+    waiting, open);
+  return { element, stop: () => { state.redraws.delete(draw); clearInterval(ticker); } };
+}
+
+const tableGame = (game) => (gameType(game)?.max_players ?? 2) > (gameType(game)?.min_players ?? 2);
+
+function tableWords(entry) {
+  if (!tableGame(entry.game) || !entry.seats?.length) return '';
+  const sizes = entry.seats;
+  return sizes.length === 1 ? ` · table of ${sizes[0]}` : ` · tables of ${sizes[0]}–${sizes[sizes.length - 1]}`;
+}
+
+// The table rule of the games for more than two (protocol README "Quick pairing"), in words.
+function tableRules() {
+  return gameIds().filter(tableGame).map((game) => {
+    const { min_players: min, max_players: max } = gameType(game);
+    return h('p', { class: 'muted qp-tables', dataset: { testid: `qp-table-rule-${game}` } },
+      `${gameName(game)} seats ${min} to ${max}: you get the fullest table that is waiting, ${max} if ${max} wait. `,
+      `If fewer come, a smaller table starts once everyone at it has waited 15 seconds for each seat size given up `,
+      `(${max - 1} players after 15 s, ${min} after ${15 * (max - min)} s).`);
+  });
+}
+
+// "Custom": the room form below, with this game chosen.
+function openRoomForm(game) {
+  const select = document.getElementById('new-game');
+  if (!select) return;
+  select.value = game;
+  select.dispatchEvent(new Event('change'));
+  select.closest('form')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  select.focus({ preventScroll: true });
+}
