@@ -136,7 +136,7 @@ void Greeter::welcome_back(const std::shared_ptr<Connection>& connection, const 
     if (shared_database_) hello_players_[connection.get()] = {connection, player};  // with the lookup: no take-over falls between
     rooms = rooms_.rooms_seating(player->id);
   }
-  for (const auto& room : rooms) room->attach(caller_of(connection, player));
+  for (const auto& room : rooms) room->handle(caller_of(connection, player), Attach{});
   if (others_) {  // and in those other processes own: a database read, on a reader
     readers_.run([this, connection, player] {
       try {

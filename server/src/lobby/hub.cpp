@@ -91,7 +91,7 @@ void Hub::give_up_rooms(const std::vector<std::string>& room_ids) {
 
 void Hub::attach_connected_players(const std::shared_ptr<Room>& room) {
   for (auto& [connection, player] : greeter_.seated_in(room->id()))
-    room->attach(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_});
+    room->handle(Caller{connection, player, {}, std::chrono::steady_clock::now(), &metrics_}, Attach{});
 }
 
 std::shared_ptr<Room> Hub::restore_room(const StoredGame& stored, const std::string& last_alive) {
@@ -195,7 +195,7 @@ void Hub::hello(const std::shared_ptr<Connection>& connection, const protocol::R
 void Hub::handle(Caller caller, protocol::ClientMessage message) { routing_.route(std::move(caller), std::move(message)); }
 
 void Hub::attach_here(const std::string& room_id, Caller caller) {
-  if (const auto room = find_room(room_id)) room->attach(std::move(caller));
+  if (const auto room = find_room(room_id)) room->handle(std::move(caller), Attach{});
 }
 
 void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
@@ -214,23 +214,11 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
             caller.ok();
           },
           [&](protocol::JoinRoom& m) { join_room(std::move(caller), m); },
-          [&](protocol::LeaveRoom& m) { in_room(m.room, [&](Room& r) { r.leave(caller); }); },
-          [&](protocol::Move& m) { in_room(m.room, [&](Room& r) { r.move(caller, std::move(m)); }); },
-          [&](protocol::Sync& m) { in_room(m.room, [&](Room& r) { r.sync(caller, m.since); }); },
-          [&](protocol::Resign& m) { in_room(m.room, [&](Room& r) { r.resign(caller); }); },
-          [&](protocol::Special& m) { in_room(m.room, [&](Room& r) { r.special(caller, std::move(m.action)); }); },
-          [&](protocol::Claim& m) { in_room(m.room, [&](Room& r) { r.claim(caller, std::move(m.window)); }); },
-          [&](protocol::ClaimAbandon& m) { in_room(m.room, [&](Room& r) { r.claim_abandon(caller); }); },
-          [&](protocol::AddBot& m) { in_room(m.room, [&](Room& r) { r.add_bot(caller, m.bot); }); },
-          [&](protocol::Rematch& m) { in_room(m.room, [&](Room& r) { r.rematch(caller); }); },
-          [&](protocol::Chat& m) { in_room(m.room, [&](Room& r) { r.chat(caller, std::move(m.text)); }); },
-          [&](protocol::SpectatorChat& m) { in_room(m.room, [&](Room& r) { r.set_spectator_chat(caller, m.on); }); },
-          [&](protocol::ReportChat& m) {
-            in_room(m.room, [&](Room& r) { r.report_chat(caller, std::move(m.player_id), std::move(m.at)); });
-          },
           [&](protocol::Seek& m) { seek(std::move(caller), std::move(m)); },
           [&](protocol::CancelSeek& m) { cancel_seek(caller, m); },
           [&](protocol::WatchSeeks&) { watch_seeks(caller); },
+          // Every other message names its room, which takes it as it is.
+          [&](auto& m) { in_room(m.room, [&](Room& r) { r.handle(caller, std::move(m)); }); },
       },
       message);
 }
@@ -354,7 +342,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
     if (plan->creator_seat) pairing_.seated_elsewhere(caller.player->id);
     log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private},
                               {"bots", meta.seats.size() - (plan->creator_seat ? 1 : 0)}, {"started", !meta.started.empty()}});
-    room->welcome_creator(caller, plan->creator_seat);
+    room->handle(caller, WelcomeCreator{plan->creator_seat});
   }));
 }
 
@@ -399,7 +387,7 @@ void Hub::join_room(Caller caller, const protocol::JoinRoom& join) {
   const auto room = by_invite ? rooms_.find_by_invite(join.invite) : find_room(join.room);
   if (!room && by_invite) return caller.fail(Code::forbidden, "no open room has this invite");
   if (!room) return caller.fail(Code::not_found, "no room '" + join.room + "'");
-  room->join(std::move(caller), join.choice, by_invite);
+  room->handle(std::move(caller), join);
 }
 
 void Hub::add_room(const std::shared_ptr<Room>& room, const std::vector<PlayerRef>& seated) {

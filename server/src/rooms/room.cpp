@@ -129,13 +129,17 @@ void Room::commit(const std::function<void(std::function<void(bool)>)>& write,
 
 // ---- public entry points ---------------------------------------------------------------
 
-void Room::welcome_creator(Caller caller, std::optional<int> seat) {
-  serially(caller, [this, caller, seat] {
-    add_member(caller, seat);
-    reply_room(caller);
-    arm_clock();
-    let_bot_think();  // computer players took every other seat and one of them starts
+void Room::handle(Caller caller, RoomMessage message) {
+  serially(caller, [this, caller, message = std::move(message)] {
+    std::visit([&](const auto& m) { on(caller, m); }, message);
   });
+}
+
+void Room::on(const Caller& caller, const WelcomeCreator& welcome) {
+  add_member(caller, welcome.seat);
+  reply_room(caller);
+  arm_clock();
+  let_bot_think();  // computer players took every other seat and one of them starts
 }
 
 void Room::restore_chat(std::vector<StoredChatLine> lines) {
@@ -154,54 +158,12 @@ void Room::resume_after_restart() {
   });
 }
 
-void Room::join(Caller caller, protocol::SeatChoice choice, bool by_invite) {
-  serially(caller, [this, caller, choice, by_invite] { do_join(caller, choice, by_invite); });
-}
-
-void Room::attach(Caller caller) {
-  serially(caller, [this, caller] {
-    const auto seat = seat_of(caller.player);
-    if (!seat) return;
-    welcome_back(caller, *seat);
-    reply_room(caller);
-    tell_open_window(*caller.connection);
-  });
-}
-
-void Room::leave(Caller caller) {
-  serially(caller, [this, caller] { do_leave(caller); });
-}
-
-void Room::move(Caller caller, protocol::Move move) {
-  serially(caller, [this, caller, move = std::move(move)] { do_move(caller, move); });
-}
-
-void Room::sync(Caller caller, std::int64_t since) {
-  serially(caller, [this, caller, since] { do_sync(caller, since); });
-}
-
-void Room::resign(Caller caller) {
-  serially(caller, [this, caller] { do_special(caller, "resign"); });
-}
-
-void Room::special(Caller caller, std::string action) {
-  serially(caller, [this, caller, action = std::move(action)] { do_special(caller, action); });
-}
-
-void Room::claim(Caller caller, std::string window) {
-  serially(caller, [this, caller, window = std::move(window)] { do_claim(caller, window); });
-}
-
-void Room::claim_abandon(Caller caller) {
-  serially(caller, [this, caller] { do_claim_abandon(caller); });
-}
-
-void Room::add_bot(Caller caller, protocol::BotSeat bot) {
-  serially(caller, [this, caller, bot] { do_add_bot(caller, bot); });
-}
-
-void Room::rematch(Caller caller) {
-  serially(caller, [this, caller] { do_rematch(caller); });
+void Room::on(const Caller& caller, const Attach&) {
+  const auto seat = seat_of(caller.player);
+  if (!seat) return;
+  welcome_back(caller, *seat);
+  reply_room(caller);
+  tell_open_window(*caller.connection);
 }
 
 void Room::welcome_rematch(std::vector<Caller> members) {
@@ -258,7 +220,9 @@ void Room::give_up() {
 
 // ---- seats and members -----------------------------------------------------------------
 
-void Room::do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite) {
+void Room::on(const Caller& caller, const protocol::JoinRoom& join) {
+  const protocol::SeatChoice& choice = join.choice;
+  const bool by_invite = !join.invite.empty();
   // Found in the hub just before it expired (or was emptied and deleted).
   if (forgotten_ && status() == RoomStatus::waiting) return caller.fail(Code::not_found, "no room '" + meta_.id + "'");
   const auto seated = seat_of(caller.player);
@@ -325,10 +289,9 @@ void Room::take_seat(const Caller& caller, int seat) {
       });
 }
 
-void Room::do_add_bot(const Caller& caller, const protocol::BotSeat& bot) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  if (!seat_of(caller.player))
-    return caller.fail(Code::not_a_player, "only a seated player may add a computer player");
+void Room::on(const Caller& caller, const protocol::AddBot& add) {
+  const protocol::BotSeat& bot = add.bot;
+  if (!seated_or_refuse(caller, "only a seated player may add a computer player")) return;
   if (status() != RoomStatus::waiting)
     return caller.fail(Code::not_allowed, "computer players join only while the room waits for players");
   if (meta_.rated) return caller.fail(Code::not_allowed, "a rated room is for people only");
@@ -358,8 +321,8 @@ bool Room::persons_seated() const {
   return false;
 }
 
-void Room::do_leave(const Caller& caller) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
+void Room::on(const Caller& caller, const protocol::LeaveRoom&) {
+  if (!visible_or_refuse(caller)) return;
   const auto seat = seat_of(caller.player);
   const bool was_member = members_.find(caller.connection.get()) != nullptr;
   remove_connection(caller.connection);
@@ -453,10 +416,9 @@ bool Room::check_playing(const Caller& caller) const {
   return true;
 }
 
-void Room::do_move(const Caller& caller, const protocol::Move& move) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only seated players move; you are watching");
+void Room::on(const Caller& caller, const protocol::Move& move) {
+  const auto seat = seated_or_refuse(caller, "only seated players move; you are watching");
+  if (!seat) return;
   if (status() == RoomStatus::waiting) {
     check_playing(caller);
     return;
@@ -468,7 +430,7 @@ void Room::do_move(const Caller& caller, const protocol::Move& move) {
                            " is ahead of the game, which is at version " + std::to_string(version_),
                        {{"version", version_}});
   if (!check_playing(caller)) return;
-  if (flag_fell()) return this->move(caller, move);  // judged after the timeout's update
+  if (flag_fell()) return handle(caller, move);  // judged after the timeout's update
   Outcome outcome = match_.play(*seat, move.tokens);
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
   commit_update(caller, "move", *seat, move.tokens, std::move(outcome));
@@ -499,12 +461,15 @@ void Room::resend_or_refuse(const Caller& caller, const protocol::Move& move, in
   });
 }
 
-void Room::do_special(const Caller& caller, const std::string& kind) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only seated players may " + std::string(kind));
+void Room::on(const Caller& caller, const protocol::Resign&) { play_special(caller, "resign"); }
+
+void Room::on(const Caller& caller, const protocol::Special& special) { play_special(caller, special.action); }
+
+void Room::play_special(const Caller& caller, const std::string& kind) {
+  const auto seat = seated_or_refuse(caller, "only seated players may " + kind);
+  if (!seat) return;
   if (!check_playing(caller)) return;
-  if (flag_fell()) return serially(caller, [this, caller, kind] { do_special(caller, kind); });
+  if (flag_fell()) return serially(caller, [this, caller, kind] { play_special(caller, kind); });
   Outcome outcome = kind == "resign" ? match_.resign(*seat) : match_.special_action(kind, *seat);
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
   if (race_.current()) {  // a resignation during the race ends the race
@@ -514,12 +479,11 @@ void Room::do_special(const Caller& caller, const std::string& kind) {
   commit_update(caller, kind, *seat, "", std::move(outcome));
 }
 
-void Room::do_claim_abandon(const Caller& caller) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only seated players may claim an abandoned game");
+void Room::on(const Caller& caller, const protocol::ClaimAbandon& claim) {
+  const auto seat = seated_or_refuse(caller, "only seated players may claim an abandoned game");
+  if (!seat) return;
   if (!check_playing(caller)) return;
-  if (flag_fell()) return claim_abandon(caller);  // judged after the timeout's update
+  if (flag_fell()) return handle(caller, claim);  // judged after the timeout's update
   const Seat absent = match_.game().to_move();
   if (absent == kNoSeat) return caller.fail(Code::not_abandoned, "nobody is to move right now");
   if (absent == *seat) return caller.fail(Code::not_abandoned, "you are the player to move");
@@ -534,8 +498,9 @@ void Room::do_claim_abandon(const Caller& caller) {
   commit_update(caller, "abandon", absent, "", std::move(outcome));
 }
 
-void Room::do_sync(const Caller& caller, std::int64_t since) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
+void Room::on(const Caller& caller, const protocol::Sync& sync) {
+  const std::int64_t since = sync.since;
+  if (!visible_or_refuse(caller)) return;
   if (version_ - since > kMaxSyncUpdates)
     return reply_room(caller);
   if (since >= version_) return caller.reply(protocol::write_updates(caller.id, meta_.id, {}));
@@ -690,11 +655,10 @@ void Room::open_claim_window() {
   schedule_bot_claims();
 }
 
-void Room::do_claim(const Caller& caller, const std::string& window) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only seated players may claim");
-  switch (race_.judge(window)) {
+void Room::on(const Caller& caller, const protocol::Claim& claim) {
+  const auto seat = seated_or_refuse(caller, "only seated players may claim");
+  if (!seat) return;
+  switch (race_.judge(claim.window)) {
     case ClaimRace::Verdict::lost: return caller.fail(Code::claim_lost, "another claim won this window");
     case ClaimRace::Verdict::unknown: return caller.fail(Code::no_claim_window, "no window with this id is open");
     case ClaimRace::Verdict::open: return settle_claim(caller, *seat);
@@ -791,10 +755,9 @@ bool Room::flag_fell() {
 
 // ---- rematch ---------------------------------------------------------------------------
 
-void Room::do_rematch(const Caller& caller) {
-  if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-  const auto seat = seat_of(caller.player);
-  if (!seat) return caller.fail(Code::not_a_player, "only the players of this game may ask for a rematch");
+void Room::on(const Caller& caller, const protocol::Rematch&) {
+  const auto seat = seated_or_refuse(caller, "only the players of this game may ask for a rematch");
+  if (!seat) return;
   if (status() != RoomStatus::finished)
     return caller.fail(Code::not_allowed, "the game is not over; a rematch can be asked for once it has ended");
   if (auto refusal = rematch_.refusal()) return caller.fail(refusal->code, refusal->message, refusal->details);
@@ -890,11 +853,8 @@ void Room::schedule_bot_claims() {
 
 // ---- chat ------------------------------------------------------------------------------
 
-void Room::chat(Caller caller, std::string text) {
-  serially(caller, [this, caller, text = std::move(text)] { do_chat(caller, text); });
-}
-
-void Room::do_chat(const Caller& caller, const std::string& text) {
+void Room::on(const Caller& caller, const protocol::Chat& chat) {
+  const std::string& text = chat.text;
   if (!may_see(caller) || !members_.find(caller.connection.get()))
     return caller.fail(Code::not_found, "join room " + meta_.id + " to chat in it");
   const bool seated = seat_of(caller.player).has_value();
@@ -936,31 +896,28 @@ void Room::say(const Caller& caller, StoredChatLine said) {
       });
 }
 
-void Room::set_spectator_chat(Caller caller, bool on) {
-  serially(caller, [this, caller, on] {
-    if (!may_see(caller)) return caller.fail(Code::not_found, "no room " + meta_.id);
-    if (!caller.player || caller.player->id != meta_.host_id)
-      return caller.fail(Code::not_allowed, "only the room's creator turns the spectators' chat off or on");
-    commit(
-        [&](auto done) { services_.storage.chat().set_spectator_chat(meta_.id, on, std::move(done)); },
-        [this, caller, on](bool committed) {
-          if (!committed) return caller.fail_storing("the setting could not be stored", services_.storage.trouble());
-          meta_.spectator_chat = on;
-          caller.reply(protocol::write_ok(caller.id));
-          send_room_to_others(nullptr);
-        });
-  });
+void Room::on(const Caller& caller, const protocol::SpectatorChat& setting) {
+  if (!visible_or_refuse(caller)) return;
+  if (!caller.player || caller.player->id != meta_.host_id)
+    return caller.fail(Code::not_allowed, "only the room's creator turns the spectators' chat off or on");
+  commit(
+      [&](auto done) { services_.storage.chat().set_spectator_chat(meta_.id, setting.on, std::move(done)); },
+      [this, caller, on = setting.on](bool committed) {
+        if (!committed) return caller.fail_storing("the setting could not be stored", services_.storage.trouble());
+        meta_.spectator_chat = on;
+        caller.reply(protocol::write_ok(caller.id));
+        send_room_to_others(nullptr);
+      });
 }
 
-void Room::report_chat(Caller caller, std::string player_id, std::string at) {
-  serially(caller, [this, caller, player_id = std::move(player_id), at = std::move(at)] {
-    const protocol::ChatLine* line = members_.find(caller.connection.get()) ? chat_.find(player_id, at) : nullptr;
-    if (!line) return caller.fail(Code::not_found, "no recent message of that player at that time in this room");
-    services_.storage.chat().report(meta_.id, *line, caller.player->id, [self = shared_from_this(), caller](bool stored) {
-      if (!stored) return caller.fail_storing("the report could not be stored", self->services_.storage.trouble());
-      log_info("chat_reported", {{"room", self->meta_.id}, {"reporter", caller.player->id}});
-      caller.reply(protocol::write_ok(caller.id));
-    });
+void Room::on(const Caller& caller, const protocol::ReportChat& report) {
+  const protocol::ChatLine* line =
+      members_.find(caller.connection.get()) ? chat_.find(report.player_id, report.at) : nullptr;
+  if (!line) return caller.fail(Code::not_found, "no recent message of that player at that time in this room");
+  services_.storage.chat().report(meta_.id, *line, caller.player->id, [self = shared_from_this(), caller](bool stored) {
+    if (!stored) return caller.fail_storing("the report could not be stored", self->services_.storage.trouble());
+    log_info("chat_reported", {{"room", self->meta_.id}, {"reporter", caller.player->id}});
+    caller.reply(protocol::write_ok(caller.id));
   });
 }
 
@@ -969,6 +926,19 @@ void Room::report_chat(Caller caller, std::string player_id, std::string at) {
 bool Room::may_see(const Caller& caller) const {
   if (!meta_.is_private) return true;
   return seat_of(caller.player) || members_.find(caller.connection.get()) != nullptr;
+}
+
+bool Room::visible_or_refuse(const Caller& caller) const {
+  if (may_see(caller)) return true;
+  caller.fail(Code::not_found, "no room " + meta_.id);
+  return false;
+}
+
+std::optional<int> Room::seated_or_refuse(const Caller& caller, const std::string& refusal) const {
+  if (!visible_or_refuse(caller)) return std::nullopt;
+  const auto seat = seat_of(caller.player);
+  if (!seat) caller.fail(Code::not_a_player, refusal);
+  return seat;
 }
 
 std::optional<int> Room::seat_of(const PlayerRef& player) const {

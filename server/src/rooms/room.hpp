@@ -25,6 +25,7 @@
 #include "room_clock.hpp"
 #include "room_host.hpp"
 #include "room_members.hpp"
+#include "room_message.hpp"
 #include "room_status.hpp"
 #include "stored_game.hpp"
 #include "time_source.hpp"
@@ -61,27 +62,14 @@ class Room : public std::enable_shared_from_this<Room> {
   const std::string& invite() const { return meta_.invite; }
   RoomStatus status() const { return status_.load(); }
 
-  // Each of these queues one step on the room's strand; the reply goes to the caller.
-  void welcome_creator(Caller caller, std::optional<int> seat);  // after the room was stored
+  // Queues `message` as one step on the room's strand, after every earlier step and commit;
+  // the reply goes to the caller.
+  void handle(Caller caller, RoomMessage message);
+
+  // The room's own steps, which answer nobody:
   void resume_after_restart();
   // The chat said before a restart or a take-over, as stored (oldest first).
   void restore_chat(std::vector<StoredChatLine> lines);
-  void join(Caller caller, protocol::SeatChoice choice, bool by_invite);
-  void attach(Caller caller);  // a returning seated player's new connection (no reply but `room`)
-  void leave(Caller caller);
-  void move(Caller caller, protocol::Move move);
-  void sync(Caller caller, std::int64_t since);
-  void resign(Caller caller);
-  void special(Caller caller, std::string action);  // one of the game's special actions
-  void claim(Caller caller, std::string window);    // a claim on the open claim window
-  void claim_abandon(Caller caller);
-  void add_bot(Caller caller, protocol::BotSeat bot);
-  void rematch(Caller caller);
-  // Room chat (chat_log.hpp): a line to the sender's channel, the creator's switch for the
-  // spectators' chat, and a report of a recent line to the operator.
-  void chat(Caller caller, std::string text);
-  void set_spectator_chat(Caller caller, bool on);
-  void report_chat(Caller caller, std::string player_id, std::string at);
   // A rematch room just created: the old room's members become its members, each told with a
   // `room` message (no reply).
   void welcome_rematch(std::vector<Caller> members);
@@ -108,15 +96,29 @@ class Room : public std::enable_shared_from_this<Room> {
   void commit(const std::function<void(std::function<void(bool)>)>& write,
               std::function<void(bool)> then, std::function<void()> on_durable = {});
 
-  void do_join(const Caller& caller, protocol::SeatChoice choice, bool by_invite);
-  void do_leave(const Caller& caller);
-  void do_move(const Caller& caller, const protocol::Move& move);
-  void do_sync(const Caller& caller, std::int64_t since);
-  void do_special(const Caller& caller, const std::string& kind);
-  void do_claim(const Caller& caller, const std::string& window);
-  void do_claim_abandon(const Caller& caller);
-  void do_add_bot(const Caller& caller, const protocol::BotSeat& bot);
-  void do_rematch(const Caller& caller);
+  // One handler per kind of RoomMessage, on the strand.
+  void on(const Caller& caller, const protocol::JoinRoom& join);
+  void on(const Caller& caller, const protocol::LeaveRoom& leave);
+  void on(const Caller& caller, const protocol::Move& move);
+  void on(const Caller& caller, const protocol::Sync& sync);
+  void on(const Caller& caller, const protocol::Resign& resign);
+  void on(const Caller& caller, const protocol::Special& special);
+  void on(const Caller& caller, const protocol::Claim& claim);
+  void on(const Caller& caller, const protocol::ClaimAbandon& claim);
+  void on(const Caller& caller, const protocol::AddBot& add);
+  void on(const Caller& caller, const protocol::Rematch& rematch);
+  void on(const Caller& caller, const protocol::Chat& chat);
+  void on(const Caller& caller, const protocol::SpectatorChat& setting);
+  void on(const Caller& caller, const protocol::ReportChat& report);
+  void on(const Caller& caller, const WelcomeCreator& welcome);
+  void on(const Caller& caller, const Attach& attach);
+  // The refusals most requests start with. True when the caller may see the room (a private
+  // room only to its players and members); otherwise the caller heard `not_found`.
+  bool visible_or_refuse(const Caller& caller) const;
+  // The caller's seat, when the room is visible to him and he holds one; otherwise he heard
+  // `not_found` or `not_a_player` with `refusal` as its message.
+  std::optional<int> seated_or_refuse(const Caller& caller, const std::string& refusal) const;
+  void play_special(const Caller& caller, const std::string& kind);  // resign or a game's own
   std::optional<int> person_who_left() const;  // a seated person with no connection here
   std::vector<int> bot_levels() const;  // each seat's computer player's level, 0 for a person
   void start_rematch();
@@ -171,7 +173,6 @@ class Room : public std::enable_shared_from_this<Room> {
   protocol::RoomSummary summary() const;
   // `seated`: the member holds a seat (which hides the spectators' chat during play).
   protocol::RoomView view(bool with_invite, bool seated) const;
-  void do_chat(const Caller& caller, const std::string& text);
   void say(const Caller& caller, StoredChatLine said);
   void reply_room(const Caller& caller) const;  // the invite only for seated players
   void send_room_to_others(const Connection* except);
