@@ -136,12 +136,15 @@ TEST(Accounts, NamesThatPassForAnAccountOrForNothingAreRefused) {
   account(server.port(), "carol");
   Client guest(server.port());
   for (const std::string fake : {"carol\u200B", "c\u0430rol", "\u202Elorac", "\u200B\u200B\u200B", "\u3164",
-                                 "carol\U000E0041", "\u0301\u0301", "CAR0L"}) {
+                                 "carol\U000E0041", "\u0301\u0301", "CAR0L", "ca\u200Drol"}) {
     const Json refused = guest.request({{"type", "hello"}, {"name", fake}});
     EXPECT_EQ(refused["code"], "bad_name") << fake << ": " << refused.dump();
   }
   EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "c\u0430rol"}})["message"],
             "'c\u0430rol' looks like the account 'carol': pick another name");
+  EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "ca\u200Drol"}})["message"],
+            "'ca\u200Drol' looks like the account 'carol': pick another name")
+      << "a joiner between letters is allowed, and shows nothing";
   EXPECT_EQ(guest.request({{"type", "hello"}, {"name", "\u202Elorac"}})["message"],
             "names may not contain direction-changing characters such as a right-to-left override (U+202E)");
   const HttpReply like = sign_up(server.port(), "caro1");
