@@ -1,6 +1,7 @@
 #include "web_push.hpp"
 
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "sha256.hpp"
 #include "thread_name.hpp"
 
@@ -49,8 +50,8 @@ void WebPush::stop() {
 void WebPush::notify(PushNotice notice) {
   const std::string room = notice.room_id;
   if (!notices_.push([this, notice = std::move(notice)] { fan_out(notice); }))
-    log_warn("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
-                              {"capacity", settings_.queue_capacity}});
+    log_warn_throttled("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
+                                        {"capacity", settings_.queue_capacity}});
 }
 
 // One message per subscription, each into its endpoint's queue.
@@ -68,9 +69,9 @@ void WebPush::fan_out(const PushNotice& notice) {
     const auto dropped = queues_.add({std::move(subscription), notice.room_id, payload, topic});
     if (!dropped) continue;
     const PushUrlCheck check = check_push_endpoint(dropped->message.subscription.endpoint, settings_.endpoints);
-    log_warn("push_dropped", {{"room", dropped->message.room_id},
-                              {"service", check.url ? check.url->origin() : ""},
-                              {"reason", dropped->reason}});
+    log_warn_throttled("push_dropped", {{"room", dropped->message.room_id},
+                                        {"service", check.url ? check.url->origin() : ""},
+                                        {"reason", dropped->reason}});
   }
 }
 
@@ -106,12 +107,12 @@ void WebPush::send(const PushMessage& message) {
       subscriptions_.forget(subscription.endpoint);
       log_info("push_subscription_gone", {{"service", service}, {"status", status}});
     } else if (status < 200 || status >= 300) {
-      log_warn("push_refused", {{"service", service}, {"status", status}, {"ms", took.count()}});
+      log_warn_throttled("push_refused", {{"service", service}, {"status", status}, {"ms", took.count()}});
     } else {
       log_debug("push_sent", {{"service", service}, {"status", status}, {"ms", took.count()}});
     }
   } catch (const std::exception& e) {  // this message only; the others are still tried
-    log_warn("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
+    log_warn_throttled("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "identity.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/registry.hpp"
 #include "mancala/utf8.hpp"
@@ -94,7 +95,7 @@ Refusal too_many(const std::string& what, std::chrono::seconds wait) {
 void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std::string& address, const char* what,
                      const std::string& refused = "failed attempts") {
   if (const auto wait = limiter.wait(key)) {
-    log_warn("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
     throw too_many(refused, *wait);
   }
 }
@@ -103,7 +104,7 @@ void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std:
 // it: a hash is the dearest thing an anonymous request can ask for.
 void count_hashing(const HttpContext& context, const std::string& address) {
   if (const auto wait = context.limits.password_hashes_by_address.take(address)) {
-    log_warn("password_hashes_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("password_hashes_limited", {{"address", address}, {"retry_after_s", wait->count()}});
     throw too_many("log-ins, sign-ups and password changes", *wait);
   }
 }
@@ -237,7 +238,7 @@ void hash_then(const Call& call, std::function<StringResponse()> work) {
   if (queued) return;
   const auto wait = std::chrono::seconds(std::max<std::size_t>(
       1, (workers->length() * kHashMilliseconds + 999) / 1000 / std::max<std::size_t>(1, workers->threads())));
-  log_warn("password_workers_busy", {{"address", call.address}, {"queued", workers->length()}});
+  log_warn_throttled("password_workers_busy", {{"address", call.address}, {"queued", workers->length()}});
   throw Refusal{http::status::service_unavailable, "busy",
                 "too many log-ins right now; try again in " + std::to_string(wait.count()) + " s", wait};
 }
@@ -248,7 +249,8 @@ void sign_up(const Call& call) {
   const std::string& address = call.address;
   check_origin(request, context);
   if (const auto wait = context.limits.signups_by_address.take(address)) {  // every sign-up counts
-    log_warn("login_locked", {{"address", address}, {"by", "signups_by_address"}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("login_locked",
+                       {{"address", address}, {"by", "signups_by_address"}, {"retry_after_s", wait->count()}});
     throw too_many("sign-ups", *wait);
   }
   const Json body = body_of(request);
@@ -477,7 +479,7 @@ void check_push_on(const HttpContext& context) {
 // so a client cannot fill a table, or make the server post to endpoints of its choosing, at speed.
 void count_request(FailureLimiter& limiter, const std::string& address, const std::string& what) {
   if (const auto wait = limiter.wait(address)) {
-    log_warn(what + "_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+    log_warn_throttled(what + "_requests_limited", {{"address", address}, {"retry_after_s", wait->count()}});
     throw Refusal{http::status::too_many_requests, "rate_limited",
                   "too many " + what + " requests; try again in " + std::to_string(wait->count()) + " s", *wait};
   }

@@ -7,6 +7,7 @@
 #include "game_log.hpp"
 #include "http_session.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "mancala/action_line.hpp"
 #include "mancala/record_text.hpp"
 #include "sha256.hpp"
@@ -49,7 +50,7 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
   if (!caller.viewer.empty()) keys.push_back("player:" + caller.viewer);
   for (const auto& key : keys)
     if (const auto wait = limiter.wait(key)) {
-      log_warn("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
+      log_warn_throttled("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
       throw HttpError{http::status::too_many_requests,
                       "too many " + what + "; try again in " + std::to_string(wait->count()) + " s", *wait};
     }
