@@ -128,9 +128,10 @@ TEST(Chat, TextThatReordersOrHidesItselfIsRefusedAndALineSaysWhetherItsAuthorIsA
   std::string body;
   ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body), 200);
   const Json history = Json::parse(body)["chat"];
-  ASSERT_EQ(history.size(), 2u) << history.dump();
+  ASSERT_EQ(history.size(), 3u) << history.dump();
   EXPECT_EQ(history[0]["account"], false);
-  EXPECT_EQ(history[1]["account"], true);
+  EXPECT_EQ(history[1]["text"], "go " + scotland) << "kept as it was said";
+  EXPECT_EQ(history[2]["account"], true);
 }
 
 TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {
