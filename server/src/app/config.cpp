@@ -218,7 +218,8 @@ const std::vector<Flag>& flags() {
        [](Config& c, const FlagValue&) { c.test_push_http_loopback = true; }},
       {"--test-push-resolve", "NAME=ADDRESS:PORT",
        "for tests only (repeatable): the push sender looks NAME up as ADDRESS and connects to PORT "
-       "instead of asking DNS; the address is still checked to be public, as every looked-up one is",
+       "instead of asking DNS; the address is still checked to be public, as every looked-up one is. "
+       "NAME=silent: the look-up of NAME never answers",
        [](Config& c, const FlagValue& v) { c.test_push_resolve.push_back(v.text); }},
       {"--test-page-limit-file", "F",
        "for tests only (SQLite): the database may grow to the number of pages written in F, read again "

@@ -88,7 +88,7 @@ void WebPush::send(const PushMessage& message) {
   const std::string service = check.url ? check.url->origin() : "";
   const auto started = std::chrono::steady_clock::now();
   try {
-    if (!check.url) throw PushDeliveryError(check.problem);
+    if (!check.url) return forget_refused(message, check.problem);
     const auto receiver = from_base64url(subscription.p256dh);
     const auto auth = from_base64url(subscription.auth);
     if (!receiver || !auth) throw PushCryptoError("the subscription's keys are not base64url");
@@ -114,6 +114,17 @@ void WebPush::send(const PushMessage& message) {
   } catch (const std::exception& e) {  // this message only; the others are still tried
     log_warn_throttled("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
   }
+}
+
+// A subscription stored before the endpoint rules were what they are (or under a test's looser
+// ones) would be refused at every send for ever: it is deleted, as one its push service called
+// gone, and the browser subscribes again when its player next asks for notices.
+void WebPush::forget_refused(const PushMessage& message, const std::string& problem) {
+  subscriptions_.forget(message.subscription.endpoint);
+  log_info("push_subscription_refused", {{"room", message.room_id},
+                                         {"player", message.subscription.player_id},
+                                         {"reason", problem},
+                                         {"effect", "the subscription was deleted"}});
 }
 
 }  // namespace mancala::server
