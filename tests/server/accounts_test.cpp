@@ -297,6 +297,32 @@ TEST(Accounts, ASessionUnusedForThirtyDaysHasExpired) {
   EXPECT_EQ(http_call(server.port(), "GET", "/api/account", Json(), {{"Cookie", ada.cookie}}).status, 401);
 }
 
+// Issue 46: a session that reaches its 30 days while its socket stays open has that socket
+// closed (the hub sweeps its sockets' sessions once a minute on the rooms' clock, every 60 ms
+// here with --clock-speed 1000); a device with a live session plays on. The log-in is
+// back-dated in the database: no test waits 30 days.
+TEST(Accounts, ASessionThatReachesItsLifetimeHasItsOpenConnectionsClosed) {
+  TempDir dir;
+  const std::string db = dir.file("accounts.db");
+  ServerProcess server(db, {"--clock-speed", "1000"});
+  const Account ada = account(server.port(), "Ada");
+  Json welcome;
+  auto old_device = connect_as(server.port(), ada.cookie, &welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  execute_on(db, "UPDATE sessions SET created = '2000-01-01T00:00:00.000Z'");  // used now, made long ago
+  const std::string today = cookie_of(log_in(server.port(), "Ada").set_cookie);
+  auto new_device = connect_as(server.port(), today, &welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+
+  int code = 0;
+  EXPECT_TRUE(old_device->wait_closed(10s, &code)) << "the expired session's socket is still open";
+  EXPECT_EQ(code, 1001);
+  EXPECT_NE(server.log().find("ended_sessions_closed"), std::string::npos) << server.log();
+  EXPECT_EQ(new_device->request({{"type", "list_rooms"}})["type"], "rooms") << "the live session plays on";
+  connect_as(server.port(), ada.cookie, &welcome);
+  EXPECT_EQ(welcome["code"], "bad_token") << welcome.dump();
+}
+
 TEST(Accounts, NoSessionProofOrPasswordReachesTheDatabaseOrTheLog) {
   TempDir dir;
   const std::string db = dir.file("secrets.db");

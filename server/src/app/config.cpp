@@ -205,8 +205,8 @@ const std::vector<Flag>& flags() {
        "renewed every N/3 ms; when it dies, another process takes its rooms once the lease ran out",
        [](Config& c, const FlagValue& v) { c.lease_ms = static_cast<int>(v.integer(200, 600000)); }},
       {"--clock-speed", "K",
-       "for tests only: game clocks and grace times run K times faster (1-1000, default 1), so a test "
-       "sees a timeout without waiting for it",
+       "for tests only: game clocks, grace times and the once-a-minute check of open sockets' sessions "
+       "run K times faster (1-1000, default 1), so a test sees a timeout without waiting for it",
        [](Config& c, const FlagValue& v) { c.clock_speed = static_cast<double>(v.integer(1, 1000)); }},
       {"--test-read-delay-ms", "N",
        "for tests only: every database read after the start waits N ms (0-10000, default 0), to show "

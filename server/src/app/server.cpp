@@ -235,6 +235,7 @@ int run_server(const Config& config) {
   storage.limit_pages_from(config.test_page_limit_file);
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
+  hub.close_ended_sessions_every(std::chrono::minutes(1));
 
   // Analyses have workers of their own, as idle as the bots'; those a restart interrupted go on
   // from where they were. Records are replayed on workers of their own too: no reader waits.
