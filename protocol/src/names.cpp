@@ -47,15 +47,34 @@ bool is_visible(UChar32 c) {
   return (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_P_MASK | U_GC_S_MASK)) != 0 && c != 0x2800;
 }
 
-// A joiner is part of writing only between two visible characters (an emoji sequence, a
-// Persian word); elsewhere it only hides something.
-bool joins_visible(const icu::UnicodeString& text, int32_t at) {
+bool is_letter(UChar32 c) { return (U_GET_GC_MASK(c) & U_GC_L_MASK) != 0; }
+bool is_joiner(UChar32 c) { return c == kZeroWidthJoiner || c == kZeroWidthNonJoiner; }
+
+// A joiner is part of writing only between two characters that show: in a message an emoji
+// sequence or a word, in a name two letters (Persian writes the non-joiner inside words and
+// names); the letter before may carry marks. Anywhere else (first, last, doubled, beside a
+// space) it only hides something.
+bool joins(const icu::UnicodeString& text, int32_t at, const Purpose& purpose) {
   if (at == 0) return false;
   const int32_t next = text.moveIndex32(at, 1);
   if (next >= text.length()) return false;
   const UChar32 before = text.char32At(text.moveIndex32(at, -1));
   const UChar32 after = text.char32At(next);
-  return (is_visible(before) || is_mark(before)) && is_visible(after);
+  const auto shows = purpose.name ? is_letter : is_visible;
+  return (shows(before) || is_mark(before)) && shows(after);
+}
+
+// Where the character at `at` ends, with the tags that follow it when it starts an emoji tag
+// sequence (Unicode UTS #51): U+1F3F4, one or more tag characters U+E0020-U+E007E and the
+// cancel tag U+E007F, the flags of England, Scotland and Wales. Other tags are refused.
+int32_t after_character(const icu::UnicodeString& text, int32_t at) {
+  constexpr UChar32 kBlackFlag = 0x1F3F4, kCancelTag = 0xE007F;
+  const int32_t next = text.moveIndex32(at, 1);
+  if (text.char32At(at) != kBlackFlag) return next;
+  int32_t i = next;
+  while (i < text.length() && text.char32At(i) >= 0xE0020 && text.char32At(i) <= 0xE007E) i = text.moveIndex32(i, 1);
+  if (i == next || i >= text.length() || text.char32At(i) != kCancelTag) return next;
+  return text.moveIndex32(i, 1);
 }
 
 // Why `c` (at `at` in `text`) may not stand in this text; nothing when it may.
@@ -71,8 +90,7 @@ std::optional<std::string> refusal(const icu::UnicodeString& text, int32_t at, U
   if (category == U_LINE_SEPARATOR || category == U_PARAGRAPH_SEPARATOR)
     return plural + " are one line: no line or paragraph separators" + which;
   if (!purpose.name && is_variation_selector(c)) return std::nullopt;  // emoji presentation
-  if (!purpose.name && (c == kZeroWidthJoiner || c == kZeroWidthNonJoiner) && joins_visible(text, at))
-    return std::nullopt;
+  if (is_joiner(c) && joins(text, at, purpose)) return std::nullopt;
   if (category == U_FORMAT_CHAR || u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ||
       (purpose.name && c == 0x2800))
     return plural + " may not contain invisible characters such as a zero-width space" + which;
@@ -125,7 +143,8 @@ std::variant<std::string, Error> check_text(std::string_view raw, const Purpose&
   if (characters > purpose.max_characters)
     return Error{purpose.code, "the " + std::string(purpose.what) + " has " + std::to_string(characters) +
                                    " characters; at most " + std::to_string(purpose.max_characters) + " are allowed"};
-  for (int32_t i = 0; i < text.length(); i = text.moveIndex32(i, 1))
+  // A message's emoji tag sequences pass whole; a name has none (its tags are refused).
+  for (int32_t i = 0; i < text.length(); i = purpose.name ? text.moveIndex32(i, 1) : after_character(text, i))
     if (auto why = refusal(text, i, text.char32At(i), purpose)) return Error{purpose.code, std::move(*why)};
   if (auto why = shape_refusal(text, purpose)) return Error{purpose.code, std::move(*why)};
   std::string out;
@@ -141,6 +160,14 @@ const USpoofChecker& spoof_checker() {
     return opened;
   }();
   return *checker;
+}
+
+// The name without its joiners: "ca" ZWJ "rol" shows as "carol", so it has carol's skeleton.
+icu::UnicodeString without_joiners(const icu::UnicodeString& text) {
+  icu::UnicodeString out;
+  for (int32_t i = 0; i < text.length(); i = text.moveIndex32(i, 1))
+    if (!is_joiner(text.char32At(i))) out.append(text.char32At(i));
+  return out;
 }
 
 icu::UnicodeString skeleton(const icu::UnicodeString& text) {
@@ -160,7 +187,8 @@ std::variant<std::string, Error> check_chat_text(std::string_view text) { return
 std::string name_skeleton(std::string_view name) {
   // The skeleton keeps case (it maps "I" to "l" but leaves "C"), so it is taken, case folded,
   // and taken again: "CAR0L" -> "CAROL" -> "carol" -> "carol".
-  const auto text = icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<int32_t>(name.size())));
+  const auto text =
+      without_joiners(icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<int32_t>(name.size()))));
   std::string out;
   return skeleton(skeleton(text).foldCase()).toUTF8String(out);
 }

@@ -112,6 +112,9 @@ TEST(Chat, TextThatReordersOrHidesItselfIsRefusedAndALineSaysWhetherItsAuthorIsA
   const Json heard = table.bob.wait_for(is_chat);
   EXPECT_EQ(heard["text"], "gg \u2764\uFE0F");
   EXPECT_EQ(heard["account"], false) << "Ada is a guest";
+  const std::string scotland = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F";
+  EXPECT_EQ(table.say(table.ada, "go " + scotland)["type"], "ok") << "a subdivision flag's tags are fine";
+  EXPECT_EQ(table.bob.wait_for(is_chat)["text"], "go " + scotland);
 
   const HttpReply signed_up = http_call(server.port(), "POST", "/api/accounts", {{"name", "Cy"}, {"password", "tulip garden 42"}});
   ASSERT_EQ(signed_up.status, 201) << signed_up.body.dump();
@@ -125,9 +128,10 @@ TEST(Chat, TextThatReordersOrHidesItselfIsRefusedAndALineSaysWhetherItsAuthorIsA
   std::string body;
   ASSERT_EQ(http_get(server.port(), "/api/games/" + table.room, &body), 200);
   const Json history = Json::parse(body)["chat"];
-  ASSERT_EQ(history.size(), 2u) << history.dump();
+  ASSERT_EQ(history.size(), 3u) << history.dump();
   EXPECT_EQ(history[0]["account"], false);
-  EXPECT_EQ(history[1]["account"], true);
+  EXPECT_EQ(history[1]["text"], "go " + scotland) << "kept as it was said";
+  EXPECT_EQ(history[2]["account"], true);
 }
 
 TEST(Chat, TheCreatorTurnsSpectatorsOffAndReportsAreKept) {

@@ -116,6 +116,21 @@ TEST(Hardening, UpgradesBeyondMaxConnectionsGet503) {
   } catch (const UpgradeRefused& refused) {
     EXPECT_EQ(refused.status, 503);
   }
+  // Issue 46: a flood of refused upgrades writes one line a second, not one each.
+  const auto flood_began = std::chrono::steady_clock::now();
+  int refused = 0;
+  for (int i = 0; i < 30; ++i) {
+    try {
+      Client more(server.port());
+    } catch (const UpgradeRefused&) {
+      ++refused;
+    }
+  }
+  const auto flood_seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - flood_began);
+  EXPECT_EQ(refused, 30);
+  const std::string log = server.log();
+  EXPECT_LE(count_lines_with(log, "\"connection_limit\""), 2u + static_cast<std::size_t>(flood_seconds.count())) << log;
+  EXPECT_NE(log.find("\"not_logged\""), std::string::npos) << log;
   EXPECT_TRUE(server_serves(server.port())) << "plain HTTP still works";
   second.drop();
   // The server frees the place when it notices the dropped connection; until then it refuses.

@@ -140,7 +140,7 @@ TEST(Names, FakesAreRefused) {
   const std::string zero_width_space = "\u200B", right_to_left_override = "\u202E";
   EXPECT_EQ(hello_name("carol" + zero_width_space),
             "refused: names may not contain invisible characters such as a zero-width space (U+200B)");
-  EXPECT_EQ(hello_name("ca\u200Drol"), "refused: names may not contain invisible characters such as a zero-width space (U+200D)");
+  EXPECT_EQ(hello_name("\u200Dcarol"), "refused: names may not contain invisible characters such as a zero-width space (U+200D)");
   EXPECT_EQ(hello_name("\u2060carol"), "refused: names may not contain invisible characters such as a zero-width space (U+2060)");
   // Shows as "carol": the override reverses "lorac".
   EXPECT_EQ(hello_name(right_to_left_override + "lorac"),
@@ -177,6 +177,27 @@ TEST(Names, RealNamesPass) {
   EXPECT_EQ(hello_name("Ada ♟"), "Ada ♟");
 }
 
+// A joiner stands only between two letters (the one before may carry marks), as Persian
+// writes the non-joiner inside words; first, last, doubled, alone or beside anything but a
+// letter it hides something.
+TEST(Names, AJoinerBetweenTwoLettersPassesAndNowhereElse) {
+  const std::string persian = "\u0645\u062D\u0645\u062F\u200C\u0631\u0636\u0627";  // Mohammad-Reza
+  EXPECT_EQ(hello_name(persian), persian);
+  EXPECT_EQ(hello_name("ca\u200Drol"), "ca\u200Drol");
+  EXPECT_EQ(hello_name("x\u0301\u200Cy"), "x\u0301\u200Cy") << "the letter before carries a mark";
+  const std::string zwnj = "refused: names may not contain invisible characters such as a zero-width space (U+200C)";
+  const std::string zwj = "refused: names may not contain invisible characters such as a zero-width space (U+200D)";
+  EXPECT_EQ(hello_name("\u200Ccarol"), zwnj) << "first";
+  EXPECT_EQ(hello_name("carol\u200C"), zwnj) << "last (trailing spaces are trimmed first)";
+  EXPECT_EQ(hello_name("carol\u200D "), zwj) << "last";
+  EXPECT_EQ(hello_name("ca\u200C\u200Crol"), zwnj) << "doubled";
+  EXPECT_EQ(hello_name("ca\u200D\u200Crol"), zwj) << "two different ones";
+  EXPECT_EQ(hello_name("\u200C"), zwnj) << "alone";
+  EXPECT_EQ(hello_name("Ada \u200Dx"), zwj) << "after a space";
+  EXPECT_EQ(hello_name("Ada\u200D\u265F"), zwj) << "before a symbol: names join letters only";
+  EXPECT_EQ(hello_name("R2\u200CD2"), zwnj) << "after a digit";
+}
+
 TEST(Names, AreStoredInNfc) {
   // "e" and a combining acute accent: the same name as "é", so it is kept as "é".
   EXPECT_EQ(hello_name("Rene\u0301"), "Ren\u00E9");
@@ -193,6 +214,8 @@ TEST(Names, ConfusableNamesShareASkeleton) {
   EXPECT_EQ(name_skeleton("caro1"), carol) << "a digit one";
   EXPECT_EQ(name_skeleton("CAR0L"), carol) << "a zero";
   EXPECT_EQ(name_skeleton("carI"), name_skeleton("carl")) << "a capital I";
+  EXPECT_EQ(name_skeleton("ca\u200Drol"), carol) << "a zero-width joiner between letters shows nothing";
+  EXPECT_EQ(name_skeleton("c\u200Ca\u200Cr\u200Co\u200Cl"), carol) << "non-joiners between every letter";
   EXPECT_NE(name_skeleton("carla"), carol);
   EXPECT_NE(name_skeleton("bob"), carol);
 }
@@ -220,6 +243,32 @@ TEST(Chat, ControlCharactersAreRefused) {
   EXPECT_EQ(chat_error("\U0001F468\u200D\U0001F469\u200D\U0001F467 \u2764\uFE0F"), "accepted");
   EXPECT_EQ(chat_error("\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"), "accepted");
   EXPECT_EQ(chat_error("caf\u00E9\u00A0!"), "accepted");
+}
+
+// Emoji tag sequences (UTS #51), the subdivision flags: U+1F3F4, tags U+E0020-U+E007E, then the
+// cancel tag U+E007F. Every other tag character, and a sequence not made that way, is refused.
+TEST(Chat, SubdivisionFlagsPassAndOtherTagsDoNot) {
+  const auto chat_error = [](const std::string& text) {
+    const auto checked = check_chat_text(text);
+    const auto* error = std::get_if<Error>(&checked);
+    return error ? error->message : "accepted";
+  };
+  const std::string scotland = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F";
+  const std::string wales = "\U0001F3F4\U000E0067\U000E0062\U000E0077\U000E006C\U000E0073\U000E007F";
+  EXPECT_EQ(chat_error(scotland), "accepted");
+  EXPECT_EQ(chat_error("gg " + scotland + wales + "!"), "accepted");
+  const auto tag = [](const std::string& code) {
+    return "messages may not contain tag characters, which are invisible (U+" + code + ")";
+  };
+  EXPECT_EQ(chat_error("\U0001F3F4\U000E0067\U000E0062"), tag("E0067")) << "no cancel tag";
+  EXPECT_EQ(chat_error("\U0001F3F4\U000E007F"), tag("E007F")) << "no tag between flag and cancel tag";
+  EXPECT_EQ(chat_error("\U0001F3F4\U000E0001\U000E007F"), tag("E0001")) << "the language tag is not a flag's";
+  EXPECT_EQ(chat_error(scotland + "\U000E0041"), tag("E0041")) << "a tag after the sequence's end";
+  EXPECT_EQ(chat_error("\u2764\U000E0067\U000E0062\U000E007F"), tag("E0067")) << "only the black flag takes tags";
+  EXPECT_EQ(chat_error("\U0001F3F4\U000E0067 \U000E007F"), tag("E0067")) << "a space breaks the sequence";
+  const auto as_name = check_name(scotland);
+  ASSERT_TRUE(std::holds_alternative<Error>(as_name)) << "names have no flags";
+  EXPECT_EQ(std::get<Error>(as_name).message, "names may not contain tag characters, which are invisible (U+E0067)");
 }
 
 TEST(Parse, OptionsArePassedOnForTheEngineToJudge) {

@@ -514,6 +514,73 @@ TEST(WebPush, ANameThatLooksUpToLoopbackIsRefusedAtSendTimeAndNothingConnects) {
   EXPECT_FALSE(inside.reached()) << "the server connected to 127.0.0.1";
 }
 
+// Issue 46: a look-up that a name server never answers (--test-push-resolve NAME=silent) holds
+// a sender no longer than its post's deadline (5 s): the post fails saying so. Four players with
+// two such subscriptions each keep all 8 senders waiting at once (two at a time per player);
+// were a sender held until the look-up answered, Ada's push would never go.
+TEST(WebPush, ALookUpThatNeverAnswersFailsWithinTheDeadlineAndOthersPushesStillGo) {
+  TempDir dir;
+  std::string server_key;
+  const auto server = push_server(dir, &server_key, {"--test-push-resolve", "push.silent.example=silent"});
+  FakePushService service;
+  Browser browser;
+  std::vector<Table> silent;
+  for (int player = 0; player < 4; ++player) {
+    silent.push_back(open_table(server->port(), "cups", Json::object(), 2, kDayPerMove));
+    for (int i = 0; i < 2; ++i)
+      subscribe(server->port(), silent.back().tokens[1], browser,
+                "https://push.silent.example/" + std::to_string(player) + "/" + std::to_string(i));
+    leave_seat1(silent.back());
+  }
+  Table ada = open_table(server->port(), "cups", Json::object(), 2, kDayPerMove);
+  subscribe(server->port(), ada.tokens[1], browser, service.endpoint("/ada"));
+  leave_seat1(ada);
+
+  const auto first_push = std::chrono::steady_clock::now();
+  for (Table& table : silent) move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  move_until_turn_passes(ada, *ada.clients[0], 0, nullptr);
+  const auto push = service.next();
+  EXPECT_EQ(push.target, "/ada");
+  EXPECT_EQ(opened(push, browser, server_key, service.origin())["title"], "Your move");
+  ASSERT_TRUE(wait_logged(*server, "looking up the push service timed out")) << server->log();
+  const auto failed_after =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - first_push);
+  EXPECT_LT(failed_after, 12s) << "the deadline is 5 s from when a sender takes the push";
+  EXPECT_TRUE(server->running());
+  std::printf("[ figures ] the first silent look-up failed %lld ms after the first push was due\n",
+              static_cast<long long>(failed_after.count()));
+}
+
+// Issue 46: a subscription stored before the endpoint rules (here written into the database
+// directly, as an older server kept it) is refused at send time and deleted, not tried again at
+// every notice; the player's other subscription still gets its push.
+TEST(WebPush, AStoredSubscriptionTheEndpointRulesRefuseIsDeletedAtSendTime) {
+  TempDir dir;
+  std::string server_key;
+  const std::string db = dir.file("push.db");
+  ServerProcess server(db, push_flags(generate_vapid_key(dir, &server_key)));
+  FakePushService service;
+  Table table = open_table(server.port(), "cups", Json::object(), 2, kDayPerMove);
+  Browser browser;
+  subscribe(server.port(), table.tokens[1], browser, service.endpoint("/today"));
+  const std::string old_endpoint = "https://127.0.0.1/from-an-older-server";
+  execute_on(db, "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, created) "
+                 "SELECT '" + old_endpoint + "', player_id, p256dh, auth, created FROM push_subscriptions");
+  const auto count_old = [&] {
+    return query_on(db, "SELECT count(*) FROM push_subscriptions WHERE endpoint = '" + old_endpoint + "'").at(0).at(0);
+  };
+  ASSERT_EQ(count_old(), "1");
+  leave_seat1(table);
+  move_until_turn_passes(table, *table.clients[0], 0, nullptr);
+  EXPECT_EQ(service.next().target, "/today");
+  ASSERT_TRUE(wait_logged(server, "push_subscription_refused")) << server.log();
+  EXPECT_EQ(count_old(), "0") << "the refused subscription is still stored";
+  EXPECT_NE(server.log().find("a push endpoint names its service by host name, not by address"), std::string::npos)
+      << server.log();
+  EXPECT_EQ(server.log().find(old_endpoint), std::string::npos) << "log lines never name an endpoint";
+  EXPECT_EQ(query_on(db, "SELECT count(*) FROM push_subscriptions").at(0).at(0), "1") << "today's one is kept";
+}
+
 // Accepts connections and never answers; says when one came and when the server closed one.
 class BlackHole {
  public:

@@ -19,6 +19,7 @@
 #include "group_commit_writer.hpp"
 #include "http_api.hpp"
 #include "local_process.hpp"
+#include "log_throttle.hpp"
 #include "metrics.hpp"
 #include "server.hpp"
 #include "sha256.hpp"
@@ -201,8 +202,55 @@ TEST(GroupCommitWriter, ASlowCommitIsLoggedOnceASecond) {
   EXPECT_EQ(lines[0]["level"], "warn");
   EXPECT_GE(lines[0]["ms"].get<int>(), 60);
   EXPECT_EQ(lines[0]["jobs"], 1);
-  EXPECT_EQ(lines[0]["slow_commits_not_logged"], 0);
-  EXPECT_EQ(lines[1]["slow_commits_not_logged"], 1);
+  EXPECT_EQ(lines[0]["not_logged"], 0);
+  EXPECT_EQ(lines[1]["not_logged"], 1);
+}
+
+// Issue 46: a line a client can cause at will is written at most once a second of its kind; the
+// next one counts those left out, so a flood shows as one line a second that says how big it was.
+TEST(LogThrottle, OneLineASecondAndTheNextCountsThoseLeftOut) {
+  using namespace std::chrono_literals;
+  LogThrottle throttle;
+  const LogThrottle::Clock::time_point start{};  // the clock's own zero: the first line is still due
+  EXPECT_EQ(throttle.admit(start), 0);
+  EXPECT_EQ(throttle.admit(start + 1ms), std::nullopt);
+  EXPECT_EQ(throttle.admit(start + 999ms), std::nullopt);
+  EXPECT_EQ(throttle.admit(start + 1s), 2) << "a second after the last line written";
+  EXPECT_EQ(throttle.admit(start + 1500ms), std::nullopt);
+  EXPECT_EQ(throttle.admit(start + 1h), 1);
+  EXPECT_EQ(throttle.admit(start + 1h + 1s), 0) << "nothing left out since";
+  LogThrottle once_a_minute(1min);
+  EXPECT_EQ(once_a_minute.admit(start), 0);
+  EXPECT_EQ(once_a_minute.admit(start + 59s), std::nullopt);
+  EXPECT_EQ(once_a_minute.admit(start + 60s), 1);
+}
+
+TEST(LogThrottle, EachEventHasItsOwnSecondAndItsLinesSayHowManyWereLeftOut) {
+  using namespace std::chrono_literals;
+  const auto start = LogThrottle::Clock::now();
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 25; ++i) {  // 2.4 s of a refusal every 100 ms, and another kind once
+    log_throttled(LogLevel::warn, "test_flood", {{"attempt", i}}, start + i * 100ms);
+    if (i == 5) log_throttled(LogLevel::warn, "test_other", {{"attempt", i}}, start + i * 100ms);
+  }
+  log_throttled(LogLevel::debug, "test_quiet", Json::object(), start);  // below --log-level: not written
+  std::istringstream in(::testing::internal::GetCapturedStderr());
+  std::vector<Json> flood, other;
+  for (std::string line; std::getline(in, line);) {
+    const Json parsed = Json::parse(line);
+    ASSERT_NE(parsed["event"], "test_quiet");
+    (parsed["event"] == "test_flood" ? flood : other).push_back(parsed);
+  }
+  ASSERT_EQ(flood.size(), 3u);
+  EXPECT_EQ(flood[0]["attempt"], 0);
+  EXPECT_EQ(flood[0]["not_logged"], 0);
+  EXPECT_EQ(flood[1]["attempt"], 10);
+  EXPECT_EQ(flood[1]["not_logged"], 9);
+  EXPECT_EQ(flood[2]["attempt"], 20);
+  EXPECT_EQ(flood[2]["not_logged"], 9);
+  EXPECT_EQ(flood[2]["level"], "warn");
+  ASSERT_EQ(other.size(), 1u) << "another kind is not held back by the flood";
+  EXPECT_EQ(other[0]["attempt"], 5);
 }
 
 // The storage rules for both backends are in storage_test.cpp.

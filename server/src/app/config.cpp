@@ -209,8 +209,8 @@ const std::vector<Flag>& flags() {
        "renewed every N/3 ms; when it dies, another process takes its rooms once the lease ran out",
        [](Config& c, const FlagValue& v) { c.lease_ms = static_cast<int>(v.integer(200, 600000)); }},
       {"--clock-speed", "K",
-       "for tests only: game clocks and grace times run K times faster (1-1000, default 1), so a test "
-       "sees a timeout without waiting for it",
+       "for tests only: game clocks, grace times and the once-a-minute check of open sockets' sessions "
+       "run K times faster (1-1000, default 1), so a test sees a timeout without waiting for it",
        [](Config& c, const FlagValue& v) { c.clock_speed = static_cast<double>(v.integer(1, 1000)); }},
       {"--test-read-delay-ms", "N",
        "for tests only: every database read after the start waits N ms (0-10000, default 0), to show "
@@ -222,7 +222,8 @@ const std::vector<Flag>& flags() {
        [](Config& c, const FlagValue&) { c.test_push_http_loopback = true; }},
       {"--test-push-resolve", "NAME=ADDRESS:PORT",
        "for tests only (repeatable): the push sender looks NAME up as ADDRESS and connects to PORT "
-       "instead of asking DNS; the address is still checked to be public, as every looked-up one is",
+       "instead of asking DNS; the address is still checked to be public, as every looked-up one is. "
+       "NAME=silent: the look-up of NAME never answers",
        [](Config& c, const FlagValue& v) { c.test_push_resolve.push_back(v.text); }},
       {"--test-page-limit-file", "F",
        "for tests only (SQLite): the database may grow to the number of pages written in F, read again "

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "analysis_jobs.hpp"
@@ -125,11 +126,16 @@ int generate_vapid_key(const Config& config) {
   return 0;
 }
 
-// One --test-push-resolve answer, NAME=ADDRESS:PORT, as the name and the endpoint it stands for.
-std::pair<std::string, tcp::endpoint> parse_test_answer(const std::string& answer) {
+// One --test-push-resolve answer, NAME=ADDRESS:PORT or NAME=silent, as the name and the endpoint
+// it stands for (none: the name server never answers).
+std::pair<std::string, std::optional<tcp::endpoint>> parse_test_answer(const std::string& answer) {
   const auto equals = answer.find('=');
   const auto colon = answer.rfind(':');
-  const auto bad = [&] { return UsageError("--test-push-resolve needs NAME=ADDRESS:PORT, got '" + answer + "'"); };
+  const auto bad = [&] {
+    return UsageError("--test-push-resolve needs NAME=ADDRESS:PORT or NAME=silent, got '" + answer + "'");
+  };
+  if (equals != std::string::npos && equals > 0 && answer.substr(equals + 1) == "silent")
+    return {answer.substr(0, equals), std::nullopt};
   if (equals == std::string::npos || colon == std::string::npos || colon < equals) throw bad();
   const std::string port = answer.substr(colon + 1);
   const bool digits = std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); });
@@ -142,14 +148,20 @@ std::pair<std::string, tcp::endpoint> parse_test_answer(const std::string& answe
 }
 
 // The push sender's look-ups with --test-push-resolve's answers in place of DNS for their names
-// (a test's way to a name that resolves to loopback); the system's resolver for the others.
+// (a test's way to a name that resolves to loopback, or to a name server that never answers:
+// its look-up sleeps for a day); the system's resolver for the others.
 PushResolver push_resolver(const std::vector<std::string>& test_answers) {
   if (test_answers.empty()) return resolve_with_system;
-  std::map<std::string, tcp::endpoint> answers;
+  std::map<std::string, std::optional<tcp::endpoint>> answers;
   for (const std::string& answer : test_answers) answers.insert(parse_test_answer(answer));
   return [answers](const std::string& host, const std::string& port) {
     const auto found = answers.find(host);
-    return found == answers.end() ? resolve_with_system(host, port) : std::vector<tcp::endpoint>{found->second};
+    if (found == answers.end()) return resolve_with_system(host, port);
+    if (!found->second) {
+      std::this_thread::sleep_for(std::chrono::hours(24));
+      throw PushDeliveryError("the silent name server answered after all");
+    }
+    return std::vector<tcp::endpoint>{*found->second};
   };
 }
 
@@ -223,6 +235,7 @@ int run_server(const Config& config) {
   storage.limit_pages_from(config.test_page_limit_file);
   hub.note_alive_every(std::chrono::seconds(10));  // a crash charges running clocks up to the last note
   hub.expire_waiting_rooms_after(std::chrono::seconds(config.waiting_room_ttl_seconds));
+  hub.close_ended_sessions_every(std::chrono::minutes(1));
 
   // Analyses have workers of their own, as idle as the bots'; those a restart interrupted go on
   // from where they were. Records are replayed on workers of their own too: no reader waits.

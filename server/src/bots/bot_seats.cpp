@@ -2,6 +2,7 @@
 
 #include "bot_pool.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "metrics.hpp"
 #include "random.hpp"
 
@@ -82,7 +83,7 @@ void BotSeats::think(const Game& game, std::int64_t version, const Deliver& deli
   });
   if (queued) return;
   // The pool is full (or stopping): an empty result a little later makes the room look again.
-  log_warn("bot_queue_full", {{"room", room_id_}});
+  log_warn_throttled("bot_queue_full", {{"room", room_id_}});
   retry_timer_.expires_after(kRetryWhenFull);
   retry_timer_.async_wait([deliver, seat, version](const error_code& error) {
     if (!error) deliver(Result{seat, version, ""});

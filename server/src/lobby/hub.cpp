@@ -30,7 +30,8 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
                [this](Caller caller, protocol::ClientMessage message) { handle_here(std::move(caller), std::move(message)); }),
       timer_strand_(net::make_strand(io)),
       expiry_timer_(timer_strand_),
-      alive_timer_(timer_strand_) {}
+      alive_timer_(timer_strand_),
+      session_timer_(timer_strand_) {}
 
 // The writer's thread only posts: what follows a write (a new room, a welcome) runs on the I/O
 // threads, so the next commit never waits for it.
@@ -145,6 +146,43 @@ void Hub::close_all(CloseCode code) {
 void Hub::close_sessions(const std::vector<std::string>& session_hashes) {
   close_sessions_here(session_hashes);
   if (others_) others_->announce_ended_sessions(session_hashes);
+}
+
+void Hub::close_ended_sessions_every(std::chrono::seconds interval) {
+  net::post(timer_strand_, [this, interval] {
+    session_sweep_interval_ = interval;
+    sweep_ended_sessions();
+  });
+}
+
+// Runs on timer_strand_. A session's 30 days run out while its sockets stay open (nothing asks
+// the database about a socket that does not reconnect), so the sessions of this process's
+// sockets are looked up now and then, on a reader, and the sockets of those that ended close as
+// at a log-out: their browsers reconnect and are told to log in again. Each process sweeps its
+// own sockets. The interval is on the rooms' clock (--clock-speed makes it shorter for tests).
+void Hub::sweep_ended_sessions() {
+  std::set<std::string> open;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, weak] : connections_)
+      if (const auto connection = weak.lock(); connection && !connection->session_hash().empty())
+        open.insert(connection->session_hash());
+  }
+  if (!open.empty())
+    readers_.run([this, hashes = std::vector<std::string>(open.begin(), open.end())] {
+      try {
+        const auto ended = storage_.accounts().ended_sessions(hashes);
+        if (ended.empty()) return;
+        log_info("ended_sessions_closed", {{"sessions", ended.size()}, {"why", "expired, idle or ended elsewhere"}});
+        close_sessions_here(ended);
+      } catch (const std::exception& e) {  // tried again at the next sweep
+        log_warn("sessions_not_checked", {{"message", e.what()}});
+      }
+    });
+  session_timer_.expires_after(time_.real_delay_until(time_.now() + session_sweep_interval_));
+  session_timer_.async_wait([this](const error_code& error) {
+    if (!error) sweep_ended_sessions();
+  });
 }
 
 void Hub::players_changed(const std::vector<std::string>& player_ids) {

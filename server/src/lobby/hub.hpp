@@ -98,6 +98,10 @@ class Hub final : public RoomHost {
   void close_sessions(const std::vector<std::string>& session_hashes);
   // The same for this process's connections only (another process ended the sessions).
   void close_sessions_here(const std::vector<std::string>& session_hashes);
+  // Every `interval` (on the rooms' clock), closes this process's connections whose account
+  // session is no longer live, as close_sessions_here: one that reached its absolute lifetime
+  // (kSessionLifetimeDays) while its sockets stayed open, or ended unseen. After set_clock_speed.
+  void close_ended_sessions_every(std::chrono::seconds interval);
   // Another process changed these players' accounts in the database: those known here are read
   // again (a claimed guest's token stops working here too; ratings show their new values).
   void reread_players_here(const std::vector<std::string>& player_ids);
@@ -133,6 +137,7 @@ class Hub final : public RoomHost {
   void tell_paired_players(const std::vector<PlayerRef>& players, protocol::Code code, const std::string& message);
   std::map<std::string, int> playing_by_game() const;
   void sweep_expired_rooms();
+  void sweep_ended_sessions();
   void join_room(Caller caller, const protocol::JoinRoom& join);
   std::shared_ptr<Room> find_room(const std::string& id) const { return rooms_.find(id); }
   // A new or rebuilt room joins the hub: found by its id and invite, and by its seated players.
@@ -159,10 +164,12 @@ class Hub final : public RoomHost {
   mutable std::mutex mutex_;  // connections_
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> connections_;
 
-  Strand timer_strand_;             // the two timers below
+  Strand timer_strand_;             // the three timers below
   net::steady_timer expiry_timer_;
   net::steady_timer alive_timer_;
+  net::steady_timer session_timer_;
   std::chrono::seconds waiting_room_ttl_{0};
+  std::chrono::seconds session_sweep_interval_{60};
 };
 
 }  // namespace mancala::server

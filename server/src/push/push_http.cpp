@@ -5,8 +5,12 @@
 #include <boost/beast/ssl.hpp>
 #include <arpa/inet.h>
 #include <cctype>
+#include <future>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <unistd.h>
 
 #include "net.hpp"
@@ -202,6 +206,50 @@ struct PushHttpClient::Tls {
   ssl::context context{ssl::context::tls_client};
 };
 
+// The look-ups under way, each on a thread of its own (getaddrinfo cannot be cancelled): a
+// post waits for its name's answer until its deadline and then leaves the thread behind, which
+// ends when the resolver gives up. Posts to one name at once share its look-up, so a push
+// service that many subscriptions use costs one thread, not one per post.
+struct PushHttpClient::LookUps {
+  using Answer = std::shared_future<std::vector<tcp::endpoint>>;
+
+  explicit LookUps(PushResolver r) : resolver(std::move(r)) {}
+
+  // The answer for host:port, a look-up already under way or a new one.
+  static Answer start(const std::shared_ptr<LookUps>& self, const std::string& host, const std::string& port) {
+    const std::string key = host + ":" + port;
+    const std::lock_guard lock(self->mutex);
+    if (const auto found = self->pending.find(key); found != self->pending.end()) return found->second;
+    if (self->pending.size() >= kMaxLookUps)
+      throw PushDeliveryError("too many push services' names are being looked up at once (" +
+                              std::to_string(kMaxLookUps) + "); not looking up " + host);
+    auto promise = std::make_shared<std::promise<std::vector<tcp::endpoint>>>();
+    Answer answer = promise->get_future().share();
+    try {
+      std::thread([self, key, host, port, promise] { self->run(key, host, port, *promise); }).detach();
+    } catch (const std::system_error& e) {
+      throw PushDeliveryError(std::string("could not start looking up the push service: ") + e.what());
+    }
+    self->pending.emplace(key, answer);
+    return answer;
+  }
+
+  void run(const std::string& key, const std::string& host, const std::string& port,
+           std::promise<std::vector<tcp::endpoint>>& promise) {
+    try {
+      promise.set_value(resolver(host, port));
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+    }
+    const std::lock_guard lock(mutex);
+    pending.erase(key);
+  }
+
+  const PushResolver resolver;
+  std::mutex mutex;
+  std::map<std::string, Answer> pending;  // by host:port
+};
+
 std::string PushUrl::origin() const {
   const bool default_port = port == (tls ? "443" : "80");
   return (tls ? "https://" : "http://") + host + (default_port ? "" : ":" + port);
@@ -257,7 +305,8 @@ std::vector<tcp::endpoint> resolve_with_system(const std::string& host, const st
   return found;
 }
 
-PushHttpClient::PushHttpClient(PushResolver resolver) : tls_(std::make_unique<Tls>()), resolver_(std::move(resolver)) {
+PushHttpClient::PushHttpClient(PushResolver resolver)
+    : tls_(std::make_unique<Tls>()), look_ups_(std::make_shared<LookUps>(std::move(resolver))) {
   tls_->context.set_default_verify_paths();
   tls_->context.set_verify_mode(ssl::verify_peer);
 }
@@ -266,10 +315,13 @@ PushHttpClient::~PushHttpClient() = default;
 
 // The one look-up of the post: every address must be public, or nothing is tried (a name with
 // one private address among public ones could be a rebinding attack's second answer).
-std::vector<tcp::endpoint> PushHttpClient::public_addresses(const PushUrl& url) const {
+std::vector<tcp::endpoint> PushHttpClient::public_addresses(const PushUrl& url, Deadline deadline) const {
+  const LookUps::Answer answer = LookUps::start(look_ups_, url.host, url.port);
+  if (answer.wait_until(deadline) != std::future_status::ready)
+    throw PushDeliveryError("looking up the push service timed out (its name server did not answer)");
   std::vector<tcp::endpoint> addresses;
   try {
-    addresses = resolver_(url.host, url.port);
+    addresses = answer.get();
   } catch (const boost::system::system_error& e) {
     throw PushDeliveryError("looking up the push service: " + e.code().message());
   }
@@ -284,8 +336,7 @@ std::vector<tcp::endpoint> PushHttpClient::public_addresses(const PushUrl& url) 
 
 int PushHttpClient::post(const PushPost& post, std::chrono::milliseconds timeout) const {
   const Deadline deadline = std::chrono::steady_clock::now() + timeout;
-  const std::vector<tcp::endpoint> addresses = public_addresses(post.url);
-  if (std::chrono::steady_clock::now() >= deadline) throw PushDeliveryError("looking up the push service timed out");
+  const std::vector<tcp::endpoint> addresses = public_addresses(post.url, deadline);
   net::io_context io;
   error_code error;
   // Exactly the addresses checked above: connecting by name would look it up again.

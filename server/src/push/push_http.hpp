@@ -8,7 +8,8 @@
 // reach the operator's own network. So an endpoint names an https service on port 443 by host
 // name (check_push_endpoint), and the name is looked up once at send time, every address it
 // gives must be on the public internet (is_public_address), and the connection goes to exactly
-// those addresses (no second look-up that could answer otherwise).
+// those addresses (no second look-up that could answer otherwise). The look-up is bounded by
+// the post's deadline too: a name server that never answers cannot hold a sender.
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
@@ -58,7 +59,8 @@ PushUrlCheck check_push_endpoint(const std::string& endpoint, const PushEndpoint
 // NAT64, 6to4). IPv6 outside the global unicast 2000::/3 is refused as a whole.
 bool is_public_address(const boost::asio::ip::address& address);
 
-// Looks a host up: the system's resolver, or a test's stand-in (which must answer at once).
+// Looks a host up: the system's resolver, or a test's stand-in. It may take as long as it
+// likes: PushHttpClient waits for it only until the post's deadline.
 using PushResolver =
     std::function<std::vector<boost::asio::ip::tcp::endpoint>(const std::string& host, const std::string& port)>;
 std::vector<boost::asio::ip::tcp::endpoint> resolve_with_system(const std::string& host, const std::string& port);
@@ -75,18 +77,23 @@ class PushHttpClient {
   ~PushHttpClient();
   // The push service's HTTP status; PushDeliveryError when it could not be had within `timeout`
   // or the host has an address that is not public (https endpoints; the tests' http ones are
-  // not checked). Safe to call from several threads at once. The look-up itself (getaddrinfo)
-  // cannot be cut short: a name server that never answers holds the calling thread until the
-  // system's resolver gives up (its own timeout, /etc/resolv.conf), and only then is the
-  // deadline noticed.
+  // not checked). Safe to call from several threads at once. The deadline covers the name's
+  // look-up: getaddrinfo cannot be cut short, so it runs on a thread of its own (LookUps), and
+  // the post stops waiting for it at the deadline.
   int post(const PushPost& post, std::chrono::milliseconds timeout) const;
 
+  // Names being looked up at once, at most; past that a post fails at once instead of leaving
+  // ever more threads waiting on name servers that do not answer.
+  static constexpr std::size_t kMaxLookUps = 32;
+
  private:
-  std::vector<boost::asio::ip::tcp::endpoint> public_addresses(const PushUrl& url) const;
+  std::vector<boost::asio::ip::tcp::endpoint> public_addresses(const PushUrl& url,
+                                                               std::chrono::steady_clock::time_point deadline) const;
 
   struct Tls;
   std::unique_ptr<Tls> tls_;
-  PushResolver resolver_;
+  struct LookUps;
+  std::shared_ptr<LookUps> look_ups_;  // shared with the look-up threads, which may outlive the client
 };
 
 }  // namespace mancala::server

@@ -1,6 +1,7 @@
 #include "web_push.hpp"
 
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "sha256.hpp"
 #include "thread_name.hpp"
 
@@ -49,8 +50,8 @@ void WebPush::stop() {
 void WebPush::notify(PushNotice notice) {
   const std::string room = notice.room_id;
   if (!notices_.push([this, notice = std::move(notice)] { fan_out(notice); }))
-    log_warn("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
-                              {"capacity", settings_.queue_capacity}});
+    log_warn_throttled("push_dropped", {{"room", room}, {"reason", "the push queue is full or stopped"},
+                                        {"capacity", settings_.queue_capacity}});
 }
 
 // One message per subscription, each into its endpoint's queue.
@@ -68,9 +69,9 @@ void WebPush::fan_out(const PushNotice& notice) {
     const auto dropped = queues_.add({std::move(subscription), notice.room_id, payload, topic});
     if (!dropped) continue;
     const PushUrlCheck check = check_push_endpoint(dropped->message.subscription.endpoint, settings_.endpoints);
-    log_warn("push_dropped", {{"room", dropped->message.room_id},
-                              {"service", check.url ? check.url->origin() : ""},
-                              {"reason", dropped->reason}});
+    log_warn_throttled("push_dropped", {{"room", dropped->message.room_id},
+                                        {"service", check.url ? check.url->origin() : ""},
+                                        {"reason", dropped->reason}});
   }
 }
 
@@ -87,7 +88,7 @@ void WebPush::send(const PushMessage& message) {
   const std::string service = check.url ? check.url->origin() : "";
   const auto started = std::chrono::steady_clock::now();
   try {
-    if (!check.url) throw PushDeliveryError(check.problem);
+    if (!check.url) return forget_refused(message, check.problem);
     const auto receiver = from_base64url(subscription.p256dh);
     const auto auth = from_base64url(subscription.auth);
     if (!receiver || !auth) throw PushCryptoError("the subscription's keys are not base64url");
@@ -106,13 +107,24 @@ void WebPush::send(const PushMessage& message) {
       subscriptions_.forget(subscription.endpoint);
       log_info("push_subscription_gone", {{"service", service}, {"status", status}});
     } else if (status < 200 || status >= 300) {
-      log_warn("push_refused", {{"service", service}, {"status", status}, {"ms", took.count()}});
+      log_warn_throttled("push_refused", {{"service", service}, {"status", status}, {"ms", took.count()}});
     } else {
       log_debug("push_sent", {{"service", service}, {"status", status}, {"ms", took.count()}});
     }
   } catch (const std::exception& e) {  // this message only; the others are still tried
-    log_warn("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
+    log_warn_throttled("push_failed", {{"service", service}, {"room", message.room_id}, {"reason", e.what()}});
   }
+}
+
+// A subscription stored before the endpoint rules were what they are (or under a test's looser
+// ones) would be refused at every send for ever: it is deleted, as one its push service called
+// gone, and the browser subscribes again when its player next asks for notices.
+void WebPush::forget_refused(const PushMessage& message, const std::string& problem) {
+  subscriptions_.forget(message.subscription.endpoint);
+  log_info("push_subscription_refused", {{"room", message.room_id},
+                                         {"player", message.subscription.player_id},
+                                         {"reason", problem},
+                                         {"effect", "the subscription was deleted"}});
 }
 
 }  // namespace mancala::server

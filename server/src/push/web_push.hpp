@@ -3,11 +3,12 @@
 // subscribed, never on a network thread or a room's strand: one thread reads the player's
 // subscriptions (a bounded queue of notices), then each subscription's message waits in its
 // endpoint's own short queue (push_queues.hpp) for one of several sender threads, each POST
-// bounded by a short deadline. So a push service that is slow, down or a black hole delays
-// only the messages for its own endpoints (and at most two senders at a time for one player),
-// never another player's, never a move. A subscription the push service calls gone (404, 410)
-// is deleted. Log lines name the push service's origin, never an endpoint, a key or an auth
-// secret.
+// bounded by a short deadline, its name look-up included. So a push service that is slow, down
+// or a black hole delays only the messages for its own endpoints (and at most two senders at a
+// time for one player), never another player's, never a move. A subscription the push service
+// calls gone (404, 410) is deleted, and so is one whose endpoint the rules refuse (stored
+// before they were made). Log lines name the push service's origin, never an endpoint, a key
+// or an auth secret.
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -42,14 +43,15 @@ class WebPush final : public PushNotices {
   void notify(PushNotice notice) override;
   // The VAPID public key as the Push API's applicationServerKey takes it (base64url).
   const std::string& public_key() const { return public_key_; }
-  // Drops what waits and lets the messages being sent finish (each POST is bounded by the
-  // timeout, its look-up by the system's resolver).
+  // Drops what waits and lets the messages being sent finish (each POST, its look-up included,
+  // is bounded by the timeout).
   void stop();
 
  private:
   void fan_out(const PushNotice& notice);
   void send_until_stopped();
   void send(const PushMessage& message);
+  void forget_refused(const PushMessage& message, const std::string& problem);
 
   const EcKey vapid_key_;
   const WebPushSettings settings_;

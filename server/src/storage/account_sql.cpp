@@ -112,6 +112,20 @@ class SqlAccountStore final : public AccountStore {
     db_.write([=](Connection& db) { db.prepare("DELETE FROM sessions WHERE hash = ?1").bind(1, hash).run(); });
   }
 
+  std::vector<std::string> ended_sessions(const std::vector<std::string>& hashes) override {
+    std::vector<std::string> ended;
+    db_.read([&](Connection& db) {
+      ended.clear();
+      const std::string idle = days_ago(kSessionIdleDays), made = days_ago(kSessionLifetimeDays);
+      for (const auto& hash : hashes) {
+        auto row = db.prepare("SELECT 1 FROM sessions WHERE hash = ?1 AND last_used >= ?2 AND created >= ?3");
+        row.bind(1, hash).bind(2, idle).bind(3, made);
+        if (!row.step()) ended.push_back(hash);
+      }
+    });
+    return ended;
+  }
+
   void end_sessions(const std::string& player_id, const std::string& keep) override {
     db_.write([=](Connection& db) {
       db.prepare("DELETE FROM sessions WHERE player_id = ?1 AND hash <> ?2").bind(1, player_id).bind(2, keep).run();

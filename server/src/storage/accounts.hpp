@@ -95,6 +95,9 @@ class AccountStore {
   // (which marks it used now); nothing for an unknown, ended, idle or expired one.
   virtual std::optional<std::string> session_player(const std::string& hash) = 0;
   virtual void end_session(const std::string& hash) = 0;
+  // Of these sessions, those no longer live: unknown, ended, unused for kSessionIdleDays or
+  // older than kSessionLifetimeDays. Marks none used.
+  virtual std::vector<std::string> ended_sessions(const std::vector<std::string>& hashes) = 0;
   // Every session of the player but `keep` (empty: every one).
   virtual void end_sessions(const std::string& player_id, const std::string& keep) = 0;
   virtual std::vector<SessionRecord> sessions(const std::string& player_id) = 0;

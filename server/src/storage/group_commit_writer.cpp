@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "metrics.hpp"
 #include "thread_name.hpp"
 
@@ -195,27 +196,23 @@ void BasicGroupCommitWriter<Connection>::log_failure(const std::exception& e, st
                                 {"connection_lost", failed_for_ == StorageTrouble::unreachable}});
     return;
   }
-  const auto now = steady_now_();
-  if (disk_full_logged_ != SteadyTime{} && now - disk_full_logged_ < std::chrono::minutes(1)) return;
-  disk_full_logged_ = now;
+  const auto left_out = disk_full_log_.admit(steady_now_());
+  if (!left_out) return;
   log_error("disk_full", {{"message", e.what()},
+                          {"not_logged", *left_out},
                           {"effect", "moves and other writes are refused until there is room again; "
                                      "nothing already acknowledged is affected"}});
 }
 
-// At most one line a second; the next one counts those left out meanwhile.
+// At most one line a second; the next one counts those left out meanwhile (log_throttle.hpp).
 template <class Connection>
 void BasicGroupCommitWriter<Connection>::log_if_slow(std::chrono::steady_clock::duration took, std::size_t jobs) {
   if (took < kSlowCommit) return;
-  const auto now = steady_now_();
-  if (slow_logged_ != SteadyTime{} && now - slow_logged_ < std::chrono::seconds(1)) {
-    ++slow_not_logged_;
-    return;
-  }
-  slow_logged_ = now;
+  const auto left_out = slow_commit_log_.admit(steady_now_());
+  if (!left_out) return;
   log_warn("slow_commit", {{"ms", std::chrono::duration_cast<std::chrono::milliseconds>(took).count()},
                            {"jobs", jobs},
-                           {"slow_commits_not_logged", std::exchange(slow_not_logged_, 0)},
+                           {"not_logged", *left_out},
                            {"effect", "every move waited for this commit"}});
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clock.hpp"
+#include "log_throttle.hpp"
 #include "database.hpp"
 #include "storage_trouble.hpp"
 #include "pg_connection.hpp"
@@ -70,9 +71,8 @@ class BasicGroupCommitWriter {
   std::deque<Entry> queue_;
   bool stopping_ = false;
   StorageTrouble failed_for_ = StorageTrouble::none;  // on the writer thread: the last attempt
-  SteadyTime disk_full_logged_{};                     // on the writer thread: once a minute
-  SteadyTime slow_logged_{};                          // on the writer thread: once a second
-  int slow_not_logged_ = 0;                           // slow commits since that line
+  LogThrottle disk_full_log_{std::chrono::minutes(1)};  // on the writer thread: once a minute
+  LogThrottle slow_commit_log_;                          // on the writer thread: once a second
   std::atomic<StorageTrouble> trouble_{StorageTrouble::none};
   std::thread thread_;
 };

@@ -4,6 +4,7 @@
 #include "hub.hpp"
 #include "identity.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/utf8.hpp"
 #include "password.hpp"
@@ -57,7 +58,7 @@ HttpError too_many(const std::string& what, std::chrono::seconds wait) { return 
 void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std::string& address, const char* what,
                      const std::string& refused = "failed attempts") {
   if (const auto wait = limiter.wait(key)) {
-    log_warn("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("login_locked", {{"address", address}, {"by", what}, {"retry_after_s", wait->count()}});
     throw too_many(refused, *wait);
   }
 }
@@ -66,7 +67,7 @@ void wait_if_limited(FailureLimiter& limiter, const std::string& key, const std:
 // it: a hash is the dearest thing an anonymous request can ask for.
 void count_hashing(const HttpContext& context, const std::string& address) {
   if (const auto wait = context.limits.password_hashes_by_address.take(address)) {
-    log_warn("password_hashes_limited", {{"address", address}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("password_hashes_limited", {{"address", address}, {"retry_after_s", wait->count()}});
     throw too_many("log-ins, sign-ups and password changes", *wait);
   }
 }
@@ -141,7 +142,7 @@ void hash_then(const Call& call, std::function<StringResponse()> work) {
   if (queued) return;
   const auto wait = std::chrono::seconds(std::max<std::size_t>(
       1, (workers->length() * kHashMilliseconds + 999) / 1000 / std::max<std::size_t>(1, workers->threads())));
-  log_warn("password_workers_busy", {{"address", call.address}, {"queued", workers->length()}});
+  log_warn_throttled("password_workers_busy", {{"address", call.address}, {"queued", workers->length()}});
   throw HttpError{http::status::service_unavailable, "busy",
                 "too many log-ins right now; try again in " + std::to_string(wait.count()) + " s", wait};
 }

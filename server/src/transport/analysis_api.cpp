@@ -6,6 +6,7 @@
 #include "api_parts.hpp"
 #include "game_log.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "mancala/action_line.hpp"
 #include "mancala/record_text.hpp"
 #include "sha256.hpp"
@@ -38,7 +39,7 @@ void count_against(FailureLimiter& limiter, const Caller& caller, const std::str
   if (!caller.viewer.empty()) keys.push_back("player:" + caller.viewer);
   for (const auto& key : keys)
     if (const auto wait = limiter.wait(key)) {
-      log_warn("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
+      log_warn_throttled("analysis_requests_limited", {{"key", key}, {"what", what}, {"retry_after_s", wait->count()}});
       throw rate_limited(what, *wait);
     }
   for (const auto& key : keys) limiter.fail(key);

@@ -11,6 +11,7 @@
 #include "push_api.hpp"
 #include "http_session.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "mancala/utf8.hpp"
 #include "static_files.hpp"
 
@@ -93,7 +94,7 @@ const std::string& ApiCall::viewer() const {
 
 void count_per_address(const ApiCall& call, const RouteLimit& limit) {
   if (const auto wait = (call.context.limits.*limit.limiter).take("address:" + call.address)) {
-    log_warn("api_requests_limited", {{"address", call.address}, {"what", limit.what}, {"retry_after_s", wait->count()}});
+    log_warn_throttled("api_requests_limited", {{"address", call.address}, {"what", limit.what}, {"retry_after_s", wait->count()}});
     throw rate_limited(limit.what, *wait);
   }
 }

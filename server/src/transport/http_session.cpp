@@ -8,6 +8,7 @@
 
 #include "hub.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 #include "static_files.hpp"
 #include "websocket_session.hpp"
 
@@ -78,7 +79,7 @@ void HttpSession::on_read(const error_code& error) {
 }
 
 void HttpSession::refuse_oversized(http::status status) {
-  log_info("request_too_large", {{"status", static_cast<int>(status)}});
+  log_info_throttled("request_too_large", {{"status", static_cast<int>(status)}});
   HttpRequest request;  // what was read of it is not to be trusted
   request.version(11);
   auto response = error_response(
@@ -126,13 +127,13 @@ void HttpSession::route(HttpRequest request) {
     if (path != "/ws")
       return send(error_response(request, not_found("the WebSocket is at /ws")));
     if (!origin_allowed(request, context_.allowed_origins, context_.public_origin, context_.bind_address)) {
-      log_info("origin_refused", {{"origin", std::string(to_std(request[http::field::origin]))}});
+      log_info_throttled("origin_refused", {{"origin", std::string(to_std(request[http::field::origin]))}});
       auto response = error_response(request, forbidden_origin("open a WebSocket"));
       response.keep_alive(false);
       return send(std::move(response));
     }
     if (context_.metrics.connections.load() >= context_.max_connections) {
-      log_warn("connection_limit", {{"max_connections", context_.max_connections}});
+      log_warn_throttled("connection_limit", {{"max_connections", context_.max_connections}});
       auto response = error_response(request, {http::status::service_unavailable, "busy",
                                                "the server has all the connections it can take; try again later",
                                                std::chrono::seconds(5)});

@@ -2,6 +2,7 @@
 
 #include "http_session.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 
 namespace mancala::server {
 
@@ -26,7 +27,6 @@ void Listener::stop() {
 namespace {
 
 constexpr auto kRetryAfterNoDescriptors = std::chrono::milliseconds(75);
-constexpr auto kLogInterval = std::chrono::seconds(1);
 
 bool out_of_descriptors(const error_code& error) {
   return error == net::error::no_descriptors ||
@@ -39,13 +39,7 @@ bool out_of_descriptors(const error_code& error) {
 // Out of descriptors, `accept` fails at once for as long as clients wait in the backlog; trying
 // again at once spins a core and floods the log. Pause instead, and log once a second at most.
 void Listener::on_accept_error(const error_code& error) {
-  ++errors_since_logged_;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_logged_ >= kLogInterval) {
-    log_warn("accept_failed", {{"error", error.message()}, {"times", errors_since_logged_}});
-    last_logged_ = now;
-    errors_since_logged_ = 0;
-  }
+  log_warn_throttled("accept_failed", {{"error", error.message()}});
   if (!out_of_descriptors(error)) return accept_next();
   retry_timer_.expires_after(kRetryAfterNoDescriptors);
   retry_timer_.async_wait([self = shared_from_this()](const error_code& cancelled) {

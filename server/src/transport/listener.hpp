@@ -23,8 +23,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   const HttpContext& context_;
   net::steady_timer retry_timer_;  // pauses accepting while the process is out of descriptors
-  std::chrono::steady_clock::time_point last_logged_{};
-  int errors_since_logged_ = 0;
 };
 
 }  // namespace mancala::server

@@ -2,6 +2,7 @@
 
 #include "hub.hpp"
 #include "log.hpp"
+#include "log_throttle.hpp"
 
 namespace mancala::server {
 
@@ -70,7 +71,7 @@ void WebSocketSession::on_read(const error_code& error) {
   if (error) {
     // Beast has already answered a frame over the limit with close status 1009.
     if (error == websocket::error::message_too_big)
-      log_info("frame_too_big", {{"limit_bytes", kMaxFrameBytes}});
+      log_info_throttled("frame_too_big", {{"limit_bytes", kMaxFrameBytes}});
     else log_io_error(error, "websocket read");
     return finish();
   }
@@ -81,7 +82,7 @@ void WebSocketSession::on_read(const error_code& error) {
   if (!closing_ && !close_after_writes_) {
     if (!ws_.got_text()) {
       // The protocol is JSON text; a binary frame is refused as protocol.md says (1003).
-      log_info("binary_frame_refused", {{"player", player_ ? player_->id : ""}});
+      log_info_throttled("binary_frame_refused", {{"player", player_ ? player_->id : ""}});
       const auto status = websocket::close_code::unknown_data;
       if (writing_ || !queue_.empty()) close_after_writes_ = status;  // replies already queued go first
       else start_close(status);
@@ -111,7 +112,7 @@ void WebSocketSession::handle_frame(std::string_view text, SteadyTime received) 
   if (!limiter_.try_take(received)) {
     reply_error(parsed.id, Code::rate_limited, "too many messages a second; slow down");
     if (++refusals_in_a_row_ >= kMaxRefusalsInARow) {
-      log_info("closed_for_flooding", {{"player", player_ ? player_->id : ""}});
+      log_info_throttled("closed_for_flooding", {{"player", player_ ? player_->id : ""}});
       close(CloseCode::policy_violation);
     }
     return;
@@ -178,7 +179,7 @@ void WebSocketSession::send(SharedText text) {
 void WebSocketSession::enqueue(SharedText text) {
   if (closing_ || finished_ || close_after_writes_) return;
   if (queue_.size() >= kMaxQueuedFrames) {
-    log_warn("slow_client_closed", {{"queued_frames", queue_.size()}});
+    log_warn_throttled("slow_client_closed", {{"queued_frames", queue_.size()}});
     // Keep only the frame being written; then close.
     if (writing_) queue_.erase(queue_.begin() + 1, queue_.end());
     else queue_.clear();
