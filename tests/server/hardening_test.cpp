@@ -100,7 +100,7 @@ TEST(Hardening, AcceptBacksOffAtTheDescriptorLimit) {
   for (std::string line; std::getline(log, line);)
     if (line.find("accept_failed") != std::string::npos) lines.push_back(Json::parse(line));
   ASSERT_GE(lines.size(), 2u);
-  EXPECT_GT(lines[1]["times"].get<int>(), 1) << "at most one line a second about it: " << lines[1].dump();
+  EXPECT_GE(lines[1]["not_logged"].get<int>(), 1) << "at most one line a second about it: " << lines[1].dump();
   sockets.clear();  // the descriptors come back and the server serves again
   wait_until([&] { return server_serves(server->port()); }, 10s, "the server to serve again", 100ms);
 }
