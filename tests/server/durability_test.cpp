@@ -295,7 +295,10 @@ TEST(Abandonment, OpponentMayClaimAfterTheGraceTime) {
   Client& present = to_move == 0 ? bob : ada;
   absent.drop();
   const Json away = present.wait_for_type("presence");
-  EXPECT_EQ(present.request({{"type", "claim_abandon"}, {"room", room}})["code"], "not_abandoned");
+  const Json early = present.request({{"type", "claim_abandon"}, {"room", room}});
+  EXPECT_EQ(early["code"], "not_abandoned");
+  // Until when, as a field: clients need not read it out of the English message.
+  EXPECT_EQ(early["grace_until"], away["grace_until"]) << early.dump() << away.dump();
   // Asks until the grace time has run out on the room's clock (1.5 s of real time), each
   // refusal saying it has not yet.
   Json update;

@@ -1,7 +1,7 @@
 // What the account forms check before sending, and where each refusal of the accounts API is
 // said (accounts contract): next to the field it is about, in words for people. Pure, so the
 // mapping is tested in Node (tests/web/unit/account_rules.test.js).
-import { plural } from './words.js';
+import { t, aboutSpan } from './i18n/index.js';
 
 export const MAX_NAME = 24;
 export const MIN_PASSWORD = 10;
@@ -41,8 +41,9 @@ export function formProblem(form, error) {
     case 'bad_code': return { field: 'form', text: 'This reset link is unknown, used already or expired. Ask for a new one.' };
     case 'not_logged_in': return { field: 'form', text: 'You are not logged in any more. Log in again.' };
     case 'rate_limited': {
-      const wait = Number.isFinite(error.retryAfterS) && error.retryAfterS > 0 ? `wait ${plural(Math.ceil(error.retryAfterS), 'second')}` : 'wait a little';
-      return { field: 'form', text: `Too many tries: ${wait}, then try again.` };
+      // "wait about 10 minutes", not "wait 596 seconds" (issue 49).
+      const wait = Number.isFinite(error.retryAfterS) && error.retryAfterS > 0 ? t('account.wait', { span: aboutSpan(Math.ceil(error.retryAfterS)) }) : t('account.wait_little');
+      return { field: 'form', text: t('account.too_many_tries', { wait }) };
     }
     case 'offline': return { field: 'form', text: 'The server cannot be reached. Check your connection and try again.' };
     default: return { field: 'form', text: said || `The server answered ${error?.status ?? 'with an error'}. Please try again.` };

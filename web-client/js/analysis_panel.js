@@ -3,6 +3,7 @@
 // then the evaluation graph, drawn at its box's width and again when that changes. The reducer
 // (analysis_state.js) holds what is known; this draws it and asks the server.
 import { h } from './dom.js';
+import { t, aboutSpan } from './i18n/index.js';
 import { analysisReducer, initialAnalysis, isWorking, isDone, canRequest, progressText, progressShare } from './analysis_state.js';
 import { evalGraph } from './eval_graph.js';
 import { helpLines } from './analysis_words.js';
@@ -118,7 +119,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
 }
 
 function refusal(error) {
-  if (error.status === 429) return `Too many requests for now${error.retryAfterS ? `: try again in ${Math.ceil(error.retryAfterS)} s` : '; try again in a minute'}.`;
+  if (error.status === 429) return error.retryAfterS ? t('analysis.too_many_wait', { span: aboutSpan(Math.ceil(error.retryAfterS)) }) : t('analysis.too_many');
   if (error.status === 404) return 'This server cannot analyse this game.';
   return error.message;
 }

@@ -55,7 +55,8 @@ export const canRequest = (state) => ['none', 'refused', 'failed'].includes(stat
 
 export function progressText(state) {
   if (state.status === 'requesting') return 'Asking the engine…';
-  if (state.status === 'queued') return 'Waiting for the engine (other analyses are ahead)…';
+  // Queued says nothing of how many wait before it (the server does not tell): no "others are ahead".
+  if (state.status === 'queued') return 'Waiting for the engine to start…';
   if (state.status !== 'running') return '';
   if (!state.total) return 'Analysing…';
   return `Analysing move ${Math.min(state.done + 1, state.total)} of ${state.total}`;

@@ -2,6 +2,7 @@
 // marked move cost, each player's accuracy, and the help under it. Pure; names come from the
 // caller (the seat's player, else the side's name from its game module).
 import { moveWords } from './moves.js';
+import { t } from './i18n/index.js';
 import { markWord, DEFAULT_THRESHOLDS } from './analysis_state.js';
 
 export const share = (value) => Number(value).toFixed(2);
@@ -24,16 +25,20 @@ export function evalWords(evaluation, names, exact = false) {
   return `${names[leader]} is better: ${share(value)}${proven}`;
 }
 
-// "Best move: cup 3, right" — none where nobody chooses (a Plex! window, the end).
-export function bestWords(game, best) {
-  return best ? `Best move: ${moveWords(game, best)}` : '';
+// "Best move for Ada: cup 3, right" — none where nobody chooses (a Plex! window, the end). `who`:
+// the player to move, whose cup it is (beside "Better was", about the other player, it was unclear).
+export function bestWords(game, best, who = '') {
+  if (!best) return '';
+  return who ? t('analysis.best_for', { name: who, move: moveWords(game, best) }) : t('analysis.best', { move: moveWords(game, best) });
 }
 
 // What the move to version v cost: "Move 14 was a mistake (it lost 0.23). Better was cup 3."
 // position: the analysis of the position the move was played from.
-export function markedMoveWords(game, version, position) {
+// `who`: the player who made that move, whose better choice it names.
+export function markedMoveWords(game, version, position, who = '') {
   if (!position?.mark) return '';
-  const better = position.best ? ` Better was ${moveWords(game, position.best)}.` : '';
+  const move = position.best ? moveWords(game, position.best) : '';
+  const better = !move ? '' : ` ${who ? t('analysis.better_for', { name: who, move }) : t('analysis.better', { move })}`;
   return `Move ${version} was ${article(markWord(position.mark).toLowerCase())} (it lost ${share(position.drop ?? 0)}).${better}`;
 }
 

@@ -8,6 +8,7 @@
 //   #/player/<name or id>  a profile    #/leaderboard/<game>  a game's best rated players
 //   #/account          your account     #/reset/<code>   set a new password (an operator's link)
 import { h, toast } from './dom.js';
+import { t, LANGUAGES, language, saveLanguage, startLanguage, translatePage } from './i18n/index.js';
 import { Connection } from './connection.js';
 import { identity, seats, animation, sound } from './storage.js';
 import { showLobby } from './lobby.js';
@@ -90,7 +91,7 @@ conn.on('welcome', (welcome) => {
 });
 conn.on('hello_refused', (error) => {
   // An account's session ended elsewhere (log out everywhere, a new password): a new visitor.
-  if (account) { toast('Your session has ended: log in again, or play as a guest.'); app.leaveAccount(); return; }
+  if (account) { toast(t('app.session_ended')); app.leaveAccount(); return; }
   const saved = identity.get();
   if (error.code === 'bad_token' && saved?.name) { conn.restart({ name: saved.name }); return; }
   identity.forget();
@@ -100,7 +101,10 @@ conn.on('hello_refused', (error) => {
 });
 conn.on('status', (status) => {
   const badge = document.getElementById('connection');
-  badge.textContent = { online: 'online', connecting: 'connecting…', idle: 'not connected' }[status] ?? 'reconnecting…';
+  // Idle is a visitor who has not chosen a name yet (or just logged out): nothing was tried, so
+  // "not connected" would be news of a failure that did not happen.
+  badge.hidden = status === 'idle';
+  badge.textContent = status === 'idle' ? '' : t(`connection.${status === 'online' || status === 'connecting' ? status : 'reconnecting'}`);
   badge.dataset.status = status;
 });
 
@@ -144,11 +148,11 @@ function route() {
 }
 
 function showBadLink(page) {
-  const what = page === 'join' ? 'invite link' : 'link';
+  const invite = page === 'join';
   main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'bad-link' } },
-    h('h1', {}, `This ${what} is broken`),
-    h('p', { role: 'alert' }, `The address has characters that do not belong there; it may have been cut short when it was copied. Ask for the ${what} again.`),
-    h('a', { class: 'button primary', href: '#/' }, 'Go to the lobby')));
+    h('h1', {}, t(invite ? 'link.broken_invite' : 'link.broken')),
+    h('p', { role: 'alert' }, t(invite ? 'link.broken_invite_why' : 'link.broken_why')),
+    h('a', { class: 'button primary', href: '#/' }, t('link.to_lobby'))));
 }
 
 // The name is asked once; the server's token is kept with it in localStorage. An invite or room
@@ -185,7 +189,7 @@ async function setupPush() {
   let subscribed = Boolean(await currentSubscription().catch(() => null));
   const draw = () => {
     // Short when on: the longer words wrapped the header onto a second row on a laptop.
-    button.textContent = subscribed ? 'Stop move alerts' : 'Tell me when it is my move';
+    button.textContent = t(subscribed ? 'push.off' : 'push.on');
     button.setAttribute('aria-pressed', String(subscribed));
   };
   draw();
@@ -197,10 +201,9 @@ async function setupPush() {
       if (subscribed) await unsubscribe(identity.get()?.token);
       else await subscribe(key, identity.get()?.token);
       subscribed = !subscribed;
-      toast(subscribed ? 'You will be told when it is your move in games of a day or more per move.'
-        : 'No more move notifications in this browser.', 'notice');
+      toast(t(subscribed ? 'push.subscribed' : 'push.unsubscribed'), 'notice');
     } catch (error) {
-      toast(`Move notifications: ${error.message}`);
+      toast(t('push.failed', { why: error.message }));
     } finally {
       button.disabled = false;
       draw();
@@ -232,7 +235,7 @@ async function start() {
       break;
     } catch (error) {
       main.replaceChildren(h('p', { class: 'waiting', dataset: { testid: 'catalog-error' } },
-        `Cannot load the list of games (${error.message}). Trying again…`));
+        t('app.catalog_error', { why: error.message })));
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** attempt, 8000)));
     }
   }
@@ -240,6 +243,17 @@ async function start() {
   route();
 }
 
+// The language: the one chosen in this browser, else the browser's own; the chooser reloads
+// the page in the new one (every page draws its words as it opens).
+function setupLanguage() {
+  startLanguage();
+  translatePage();
+  const select = document.getElementById('language');
+  select.replaceChildren(...LANGUAGES.map(({ code, name }) => h('option', { value: code, lang: code, selected: code === language() || undefined }, name)));
+  select.addEventListener('change', () => { saveLanguage(select.value); location.reload(); });
+}
+
+setupLanguage();
 setupSpeed();
 setupPush();
 followWorker((route) => app.navigate(route));

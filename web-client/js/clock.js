@@ -4,6 +4,7 @@
 // remaining - (now - as_of). A computer whose clock differs from the server's would show the
 // wrong time, so when `as_of` is not close to the moment the clock arrived, the arrival is used.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 
 const LOW_MS = 10000;          // under this a clock turns red
 const TICK_MS = 100;
@@ -11,28 +12,29 @@ const SKEW_MS = 2000;
 
 // The presets of the room form, then the two custom kinds (protocol README "Clocks").
 export const CLOCK_PRESETS = [
-  { id: 'none', label: 'No clock', clock: null },
-  { id: '3+2', label: '3 min + 2 s a move', clock: { initial_s: 180, increment_s: 2 } },
-  { id: '5+3', label: '5 min + 3 s a move', clock: { initial_s: 300, increment_s: 3 } },
-  { id: '10+5', label: '10 min + 5 s a move', clock: { initial_s: 600, increment_s: 5 } },
-  { id: '1d', label: '1 day per move', clock: { per_move_s: 86400 } },
-  { id: '3d', label: '3 days per move', clock: { per_move_s: 259200 } },
-  { id: 'custom', label: 'Custom: minutes each + seconds a move', clock: null },
-  { id: 'custom-move', label: 'Custom: hours per move', clock: null },
+// `label`: the catalogue's key.
+  { id: 'none', label: 'clock.none', clock: null },
+  { id: '3+2', label: 'clock.preset_3_2', clock: { initial_s: 180, increment_s: 2 } },
+  { id: '5+3', label: 'clock.preset_5_3', clock: { initial_s: 300, increment_s: 3 } },
+  { id: '10+5', label: 'clock.preset_10_5', clock: { initial_s: 600, increment_s: 5 } },
+  { id: '1d', label: 'clock.preset_1d', clock: { per_move_s: 86400 } },
+  { id: '3d', label: 'clock.preset_3d', clock: { per_move_s: 259200 } },
+  { id: 'custom', label: 'clock.custom', clock: null },
+  { id: 'custom-move', label: 'clock.custom_move', clock: null },
 ];
 
 // A room's time control in words: "5 min + 3 s", "1 day per move".
 export function timeControlText(control) {
   if (!control) return '';
-  if (control.per_move_s) return `${duration(control.per_move_s)} per move`;
-  return `${duration(control.initial_s)} + ${control.increment_s ?? 0} s`;
+  if (control.per_move_s) return t('clock.per_move', { span: duration(control.per_move_s) });
+  return t('clock.fischer', { span: duration(control.initial_s), increment: control.increment_s ?? 0 });
 }
 
 function duration(seconds) {
-  if (seconds % 86400 === 0) return seconds === 86400 ? '1 day' : `${seconds / 86400} days`;
-  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds % 86400 === 0) return t('clock.days', { count: seconds / 86400 });
+  if (seconds % 3600 === 0) return t('clock.hours', { count: seconds / 3600 });
+  if (seconds % 60 === 0) return t('clock.minutes', { count: seconds / 60 });
+  return t('clock.seconds', { count: seconds });
 }
 
 // Remaining time of a seat at `now` (ms since the epoch).
@@ -83,7 +85,7 @@ export function createClocks(getHeld, labelOf) {
     node.classList.toggle('low', ms < LOW_MS);
     node.dataset.ms = String(Math.round(ms));
     node.dataset.running = String(running);
-    node.setAttribute('aria-label', `${labelOf(seat)}: ${text} left${running ? ', running' : ''}`);
+    node.setAttribute('aria-label', t(running ? 'clock.aria_running' : 'clock.aria', { name: labelOf(seat), time: text }));
   }
 
   function tick() {

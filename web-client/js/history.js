@@ -1,6 +1,7 @@
 // Stored games: a search by player name or game, and the viewer of one (replay_view.js) that
 // steps through it, with its analysis, what-if play and its record as text.
 import { h, clear, toast } from './dom.js';
+import { t, formatDateTime } from './i18n/index.js';
 import { gameIds, gameName } from './catalog.js';
 import { getJson, fetchGame } from './api.js';
 import { ratedBadge } from './players.js';
@@ -13,7 +14,7 @@ export function showHistoryList(main, app) {
     dataset: { testid: 'history-player' } });
   const game = gameSelect('history-game', params.get('game'));
   const status = h('select', { id: 'history-status', name: 'status' },
-    h('option', { value: '' }, 'Finished and playing'), h('option', { value: 'finished' }, 'Finished'), h('option', { value: 'playing' }, 'Playing'));
+    h('option', { value: '' }, t('history.finished_and_playing')), h('option', { value: 'finished' }, t('history.finished')), h('option', { value: 'playing' }, t('history.playing')));
   const list = createGameList('history');
 
   function search() {
@@ -25,13 +26,13 @@ export function showHistoryList(main, app) {
   }
 
   main.replaceChildren(h('section', { class: 'history' },
-    h('div', { class: 'row history-head' }, h('h1', {}, 'Game history'),
-      h('a', { class: 'button quiet small', href: '#/import', dataset: { testid: 'history-import' } }, 'Import a game as text')),
+    h('div', { class: 'row history-head' }, h('h1', {}, t('history.title')),
+      h('a', { class: 'button quiet small', href: '#/import', dataset: { testid: 'history-import' } }, t('history.import_as_text'))),
     h('form', { class: 'search row', onsubmit: (e) => { e.preventDefault(); search(); } },
-      h('div', { class: 'field' }, h('label', { for: 'history-player' }, 'Player name'), player),
-      h('div', { class: 'field' }, h('label', { for: 'history-game' }, 'Game'), game),
-      h('div', { class: 'field' }, h('label', { for: 'history-status' }, 'Status'), status),
-      h('button', { type: 'submit', class: 'primary', dataset: { testid: 'history-search' } }, 'Search')),
+      h('div', { class: 'field' }, h('label', { for: 'history-player' }, t('history.player_name')), player),
+      h('div', { class: 'field' }, h('label', { for: 'history-game' }, t('lobby.game')), game),
+      h('div', { class: 'field' }, h('label', { for: 'history-status' }, t('history.status')), status),
+      h('button', { type: 'submit', class: 'primary', dataset: { testid: 'history-search' } }, t('history.search'))),
     list.elements));
   search();
 }
@@ -39,7 +40,7 @@ export function showHistoryList(main, app) {
 // A choice of game, "Any game" first.
 export function gameSelect(id, chosen = null) {
   return h('select', { id, name: 'game', dataset: { testid: id } },
-    h('option', { value: '' }, 'Any game'), gameIds().map((game) => h('option', { value: game, selected: chosen === game || undefined }, gameName(game))));
+    h('option', { value: '' }, t('history.any_game')), gameIds().map((game) => h('option', { value: game, selected: chosen === game || undefined }, gameName(game))));
 }
 
 // Stored games matching a query of `GET /api/games`, newest first, 20 at a time with "Older
@@ -47,7 +48,7 @@ export function gameSelect(id, chosen = null) {
 // and <testid>-more.
 export function createGameList(testid) {
   const results = h('ol', { class: 'games plain', dataset: { testid: `${testid}-results` } });
-  const more = h('button', { class: 'quiet', hidden: true, dataset: { testid: `${testid}-more` } }, 'Older games');
+  const more = h('button', { class: 'quiet', hidden: true, dataset: { testid: `${testid}-more` } }, t('history.older'));
   let query = {};
   let next = null;
   async function load(append) {
@@ -56,7 +57,7 @@ export function createGameList(testid) {
     try {
       const page = await getJson(`/api/games?${params}`);
       if (!append) clear(results);
-      if (!page.games.length && !append) results.append(h('li', { class: 'muted' }, 'No games found.'));
+      if (!page.games.length && !append) results.append(h('li', { class: 'muted' }, t('history.none')));
       for (const summary of page.games) results.append(summaryItem(summary));
       next = page.next;
       more.hidden = !next;
@@ -70,29 +71,29 @@ function summaryItem(summary) {
   const names = playerNames(summary.players, summary.game, summary.options);
   const when = summary.finished ?? summary.started;
   const winner = summary.result?.winner;
-  const outcome = summary.status !== 'finished' ? 'in progress'
-    : winner === null || winner === undefined ? 'draw' : `${names[winner] ?? '?'} won`;
+  const outcome = summary.status !== 'finished' ? t('history.in_progress')
+    : winner === null || winner === undefined ? t('history.draw') : t('history.won', { name: names[winner] ?? '?' });
   return h('li', { class: 'game-summary' },
     h('a', { href: `#/history/${summary.id}`, dataset: { testid: `history-game-${summary.id}` } },
-      h('strong', {}, gameName(summary.game)), ' · ', names.join(' vs ')),
+      h('strong', {}, gameName(summary.game)), ' · ', names.join(t('history.vs'))),
     summary.rated ? [' ', ratedBadge()] : null,
-    h('span', { class: 'muted' }, ` — ${outcome}${when ? `, ${new Date(when).toLocaleString()}` : ''}`));
+    h('span', { class: 'muted' }, ` — ${outcome}${when ? `, ${formatDateTime(when)}` : ''}`));
 }
 
 // --- the viewer ---------------------------------------------------------------------------------
 // #/history/<id>, and #/history/<id>?analyse from the room's result banner, which asks for the
 // analysis at once. Returns the function that stops the page when it is left.
 export function showReplay(main, app, gameId) {
-  main.replaceChildren(h('p', { class: 'muted' }, 'Loading the game…'));
+  main.replaceChildren(h('p', { class: 'muted' }, t('history.loading')));
   const analyse = new URLSearchParams(location.hash.split('?')[1] ?? '').has('analyse');
   let stop = null;
   let left = false;
   fetchGame(gameId).then(({ record, source, positions }) => {
     if (left) return;
     stop = showViewer(main, { record, positions, source, analyse,
-      links: [h('a', { href: '#/history' }, 'All games')] });
+      links: [h('a', { href: '#/history' }, t('history.all_games'))] });
   }, (error) => {
-    if (!left) main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, 'Back to the history'));
+    if (!left) main.replaceChildren(h('p', { role: 'alert' }, error.message), h('a', { href: '#/history' }, t('history.back')));
   });
   return () => { left = true; stop?.(); };
 }

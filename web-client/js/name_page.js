@@ -2,6 +2,7 @@
 // account). A visitor who came by an invite or room link reads what it leads to first, and lands
 // in that room after choosing (app.js routes there once a name or an account is known).
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { getJson } from './api.js';
 import { call } from './http.js';
 import { gameName } from './catalog.js';
@@ -23,9 +24,9 @@ export function showNamePage(main, app, { link = null, problem: refused = '', pl
   input.addEventListener('input', () => say(''));
   const invited = link ? h('p', { class: 'invited', dataset: { testid: 'invite-sentence' } }, inviteSentence(null, { invite: Boolean(link.invite) })) : null;
   main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'name-page' } },
-    h('h1', {}, 'Welcome to Mancala Online'),
+    h('h1', {}, t('name.welcome')),
     invited,
-    h('p', {}, link ? 'Pick a name, or log in, and you go straight there.' : 'Five rare mancala games to play with friends in the browser. Pick a name to start.'),
+    h('p', {}, t(link ? 'name.straight_there' : 'name.intro')),
     h('form', { class: 'row', onsubmit: (event) => {
       event.preventDefault();
       const name = input.value.trim();
@@ -33,13 +34,13 @@ export function showNamePage(main, app, { link = null, problem: refused = '', pl
       if (wrong) { say(wrong); input.focus(); return; }
       play(name);
     } },
-    h('label', { for: 'player-name' }, 'Your name'), input,
-    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, 'Play as guest')), problem,
-    h('p', { class: 'account-offer row' }, h('span', { class: 'muted' }, 'Have an account?'),
-      h('button', { type: 'button', dataset: { testid: 'name-login' }, onclick: () => openAccountDialog(app, 'login') }, 'Log in'),
-      h('span', { class: 'muted' }, 'or'),
+    h('label', { for: 'player-name' }, t('name.your_name')), input,
+    h('button', { type: 'submit', class: 'primary', dataset: { testid: 'name-submit' } }, t('name.play_as_guest'))), problem,
+    h('p', { class: 'account-offer row' }, h('span', { class: 'muted' }, t('name.have_account')),
+      h('button', { type: 'button', dataset: { testid: 'name-login' }, onclick: () => openAccountDialog(app, 'login') }, t('account.log_in')),
+      h('span', { class: 'muted' }, t('name.or')),
       h('button', { type: 'button', class: 'quiet', dataset: { testid: 'name-signup' }, onclick: () => openAccountDialog(app, 'signup') },
-        'Create one for a rating'))));
+        t('name.create_account')))));
   say(refused);
   input.focus();
   if (link) describeLink(link, invited);
@@ -54,25 +55,26 @@ async function describeLink(link, line) {
   let record;
   try { record = await lookUp(); } catch (error) {
     if (line.isConnected && error?.status === 404) {
-      line.textContent = link.invite ? 'This invite link is unknown, or its room expired.' : 'This room link is unknown, or its room expired.';
+      line.textContent = t(link.invite ? 'name.invite_unknown' : 'name.room_unknown');
       line.dataset.unknown = 'true';
     }
     return;
   }
   if (!line.isConnected) return;
   const players = (record.players ?? []).map((player) => (typeof player === 'string' ? player : player?.name)).filter(Boolean);
+  // Whoever reads this page has no name yet, so is a guest: a rated room is told as watch-only now.
   line.textContent = inviteSentence({ host: record.host, game: gameName(record.game), clock: timeControlText(record.time_control),
-    status: record.status, players });
+    status: record.status, players, rated: record.rated === true, guest: true });
   const roomId = record.id ?? link.roomId;
-  if (record.status === 'finished') line.append(' ', h('a', { href: `#/history/${encodeURIComponent(roomId)}` }, 'See how it went'));
+  if (record.status === 'finished') line.append(' ', h('a', { href: `#/history/${encodeURIComponent(roomId)}` }, t('name.see_how_it_went')));
 }
 
 // The server's rule for guests' names (protocol README): 1 to 24 characters after trimming
 // spaces, no control characters. Said before sending, instead of cutting the name or doing nothing.
 export function nameProblem(name) {
-  if (!name) return 'Type a name: spaces alone are not a name.';
+  if (!name) return t('name.empty');
   const length = [...name].length;
-  if (length > MAX_NAME) return `Names are at most ${MAX_NAME} characters; this one has ${length}.`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'Names cannot contain control characters.';
+  if (length > MAX_NAME) return t('name.too_long', { max: MAX_NAME, count: length });
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return t('name.control');
   return '';
 }

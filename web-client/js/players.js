@@ -3,6 +3,7 @@
 // at hand ("1500?" while provisional); a guest's name has a small "guest" mark. Computers, and
 // seats from a server without accounts (no `account` field), are names alone.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { ratingLabel, ratingTitle } from './ratings.js';
 
 const isComputer = (player) => Number.isInteger(player?.bot) && player.bot > 0;
@@ -31,11 +32,11 @@ export function playerMarks(player, { testid } = {}) {
 
 // Beside an account's name in a seat and a chat line: only this player has this name, and no
 // guest's can pass for it (the server refuses look-alikes).
-export const accountMark = (testid) => h('span', { class: 'account-mark', role: 'img', 'aria-label': 'account',
-  title: 'An account: this name is theirs alone', dataset: testid ? { testid } : undefined }, '\u2713');
+export const accountMark = (testid) => h('span', { class: 'account-mark', role: 'img', 'aria-label': t('players.account'),
+  title: t('players.account_title'), dataset: testid ? { testid } : undefined }, '\u2713');
 
-export const guestMark = () => h('span', { class: 'tag guest', title: 'A guest: playing without an account, so without a rating' }, 'guest');
+export const guestMark = () => h('span', { class: 'tag guest', title: t('players.guest_title') }, t('players.guest'));
 
 // A rated room or game: its result moves the players' ratings.
-export const ratedBadge = (testid) => h('span', { class: 'tag rated', title: 'Rated: the result moves the players\' ratings',
-  dataset: testid ? { testid } : undefined }, 'rated');
+export const ratedBadge = (testid) => h('span', { class: 'tag rated', title: t('players.rated_title'),
+  dataset: testid ? { testid } : undefined }, t('players.rated'));

@@ -1,3 +1,4 @@
+import { t } from './i18n/index.js';
 // Ratings as players read them (accounts contract, "Ratings"): Glicko-2 numbers rounded, with a
 // "?" while the rating is provisional (its deviation still 110 or more, so it may move a lot).
 // Seats, lobby entries, profiles and the leaderboard all say them the same way.
@@ -15,6 +16,5 @@ export function deviationLabel(deviation) {
 
 // The words behind the "?" (a tooltip).
 export function ratingTitle(entry) {
-  const base = `Rating ${ratingLabel(entry)}`;
-  return entry?.provisional ? `${base}: provisional, it settles after a few more rated games` : base;
+  return t(entry?.provisional ? 'ratings.title_provisional' : 'ratings.title', { rating: ratingLabel(entry) });
 }

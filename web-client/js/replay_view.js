@@ -5,6 +5,7 @@
 // as text. The same viewer shows a stored game and a record imported as text: `source` says
 // where its analysis, what-if and text come from (analysis_api.js).
 import { h, toast } from './dom.js';
+import { t } from './i18n/index.js';
 import { gameName } from './catalog.js';
 import { createBoard, seatLabels, movePlaces } from './boards/index.js';
 import { COLORS } from './boards/view.js';
@@ -68,7 +69,7 @@ export function showViewer(main, { record, positions, source, links = [], analys
   const chat = Array.isArray(record.chat) ? createReplayChat(record, (target) => go(target)) : null;
 
   const slider = h('input', { type: 'range', min: 0, max: last, value: 0, id: 'replay-slider',
-    dataset: { testid: 'replay-slider' }, 'aria-label': 'Version' });
+    dataset: { testid: 'replay-slider' }, 'aria-label': t('replay.version') });
   const where = h('p', { class: 'replay-where', dataset: { testid: 'replay-where' }, 'aria-live': 'polite' });
   const caption = h('p', { class: 'caption', dataset: { testid: 'replay-caption' } });
   const seatsBox = h('ol', { class: 'seats' });
@@ -86,20 +87,20 @@ export function showViewer(main, { record, positions, source, links = [], analys
       renderHint();
     } });
   // Moves are tried on the board as in the room: the guide makes the legal ones clickable.
-  const guide = createGuide({ board, whose: (state) => `Try a move for ${names[state.to_move] ?? 'the player to move'}`,
+  const guide = createGuide({ board, whose: (state) => (names[state.to_move] ? t('replay.try_for', { name: names[state.to_move] }) : t('replay.try_for_mover')),
     send: (token) => whatIf.play(whatIf.active() ? whatIf.at() : version, token) });
   board.onCaption = (text) => { caption.textContent = text; };
 
   const section = h('section', { class: 'replay', dataset: { testid: 'replay' } },
-    h('header', { class: 'room-head' }, h('h1', {}, `${gameName(game)}: ${names.join(' vs ')}`), links),
+    h('header', { class: 'room-head' }, h('h1', {}, `${gameName(game)}: ${names.join(t('history.vs'))}`), links),
     h('div', { class: 'room-body' },
       h('div', { class: 'play-area' }, analysis.element, h('div', { class: 'board-wrap' }, board.element), caption,
         whatIf.element, guide.element,
         h('div', { class: 'replay-controls row' },
-          control('« First', 'replay-first', () => 0),
-          control('‹ Previous', 'replay-prev', () => version - 1),
-          control('Next ›', 'replay-next', () => version + 1),
-          control('Last »', 'replay-last', () => last)),
+          control(t('replay.first'), 'replay-first', () => 0),
+          control(t('replay.previous'), 'replay-prev', () => version - 1),
+          control(t('replay.next'), 'replay-next', () => version + 1),
+          control(t('replay.last'), 'replay-last', () => last)),
         slider, where),
       h('aside', { class: 'side' }, seatsBox, recordLinks(source), moveList.element, analysis.help, scoreBox, chat?.element)));
   main.replaceChildren(section);
@@ -119,7 +120,7 @@ export function showViewer(main, { record, positions, source, links = [], analys
         await positions.load(target);
       } catch (error) {
         slider.value = String(version);
-        toast(error.status === 429 ? 'Too many positions asked for now: wait a minute and try again.' : error.message);
+        toast(error.status === 429 ? t('replay.too_many_positions') : error.message);
         return;
       } finally {
         playing = false;
@@ -171,14 +172,14 @@ export function showViewer(main, { record, positions, source, links = [], analys
     const hint = currentHint();
     const tried = whatIf.latest();
     const before = tried ? null : positionAt(analysis.state(), version - 1);
-    const marked = markedMoveWords(game, version, before);
+    const marked = markedMoveWords(game, version, before, version > 0 ? names[positions.get(version - 1)?.to_move] : '');
     analysis.hint.replaceChildren(...[
-      hint ? h('p', { class: 'hint-eval', dataset: { testid: 'hint-eval' } }, tried ? 'Engine: ' : '',
+      hint ? h('p', { class: 'hint-eval', dataset: { testid: 'hint-eval' } }, tried ? t('replay.engine') : '',
         evalWords(hint.eval, names, hint.exact)) : null,
-      hint?.best ? h('p', { class: 'hint-best', dataset: { testid: 'hint-best' } }, bestWords(game, hint.best)) : null,
+      hint?.best ? h('p', { class: 'hint-best', dataset: { testid: 'hint-best' } }, bestWords(game, hint.best, names[(tried?.state ?? positions.get(version))?.to_move])) : null,
       marked ? h('p', { class: `hint-mark mark-${before.mark}`, dataset: { testid: 'hint-mark' } }, marked,
         before.best ? h('button', { type: 'button', class: 'small', dataset: { testid: 'try-better' }, onclick: () => tryBetter() },
-          'Try the better move') : null) : null,
+          t('replay.try_better')) : null) : null,
     ].filter(Boolean));
   }
 
@@ -191,14 +192,14 @@ export function showViewer(main, { record, positions, source, links = [], analys
   }
 
   function describeStep(v) {
-    if (v === 0) return 'The starting position.';
+    if (v === 0) return t('replay.start_position');
     const turn = turns.get(v);
     return turn ? describeAction(game, turn, names) : '';
   }
 
   function renderMarks() {
-    moveList.put({ version: 0, text: 'The game starts.' });
-    for (let v = 1; v <= last; v += 1) moveList.put({ version: v, text: describeStep(v) || `Move ${v}`, mark: markOfMove(analysis.state(), v) });
+    moveList.put({ version: 0, text: t('replay.game_starts') });
+    for (let v = 1; v <= last; v += 1) moveList.put({ version: v, text: describeStep(v) || t('replay.move', { n: v }), mark: markOfMove(analysis.state(), v) });
     moveList.setViewing(version);
   }
 
@@ -206,7 +207,7 @@ export function showViewer(main, { record, positions, source, links = [], analys
   function renderInfo() {
     const state = whatIf.latest()?.state ?? positions.get(version);
     const accuracy = analysis.state().accuracy;
-    where.textContent = `Move ${version} of ${last}`;
+    where.textContent = t('replay.move_of', { n: version, last });
     chat?.show(version);
     seatsBox.replaceChildren(...names.map((name, seat) => {
       const score = seatScore(game, options, state, seat);
@@ -240,7 +241,7 @@ function recordLinks(source) {
     onclick: async (event) => {
       event.preventDefault();
       try { saveText(source.fileName, await source.recordText()); } catch (error) { toast(error.message); }
-    } }, 'Download as text');
+    } }, t('replay.download'));
   return h('p', { class: 'record-links row' }, download,
-    h('a', { class: 'button quiet small', href: '#/import', dataset: { testid: 'import-link' } }, 'Import a game'));
+    h('a', { class: 'button quiet small', href: '#/import', dataset: { testid: 'import-link' } }, t('replay.import')));
 }

@@ -2,6 +2,7 @@
 // it), why, and each player's score with its unit, the same numbers the seat list shows. The room
 // adds its Rematch and New game buttons below (`actions`); the history viewer shows it alone.
 import { h } from './dom.js';
+import { t, formatList } from './i18n/index.js';
 import { seatScore } from './scores.js';
 import { reasonText } from './rounds.js';
 
@@ -19,14 +20,16 @@ function concerned(result, lastUpdate) {
 
 export function headline(result, names, scores) {
   const winner = result.winner;
-  if (winner === null || winner === undefined) return 'The game is a draw';
-  if (Array.isArray(winner)) return `${winner.map((w) => names[w]).join(' and ')} share the win`;
-  const name = names[winner] ?? `Seat ${winner + 1}`;
+  if (winner === null || winner === undefined) return t('result.draw');
+  if (Array.isArray(winner)) return t('result.share', { names: formatList(winner.map((w) => names[w])), count: winner.length });
+  const name = names[winner] ?? t('lobby.seat', { n: winner + 1 });
   const numbers = scores.every((score) => score && typeof score.value === 'number' && score.by);
-  if (!numbers) return `${name} wins`;
+  if (!numbers) return t('result.wins', { name });
   const best = Math.max(...scores.filter((_, seat) => seat !== winner).map((score) => score.value));
   const margin = scores[winner].value - best;
-  return margin > 0 ? `${name} wins by ${margin} ${margin === 1 ? scores[winner].by.replace(/s$/, '') : scores[winner].by}` : `${name} wins`;
+  // `by` is the game module's unit ("beans"); its singular is the same less the "s".
+  return margin > 0 ? t('result.wins_by', { name, margin, unit: margin === 1 ? scores[winner].by.replace(/s$/, '') : scores[winner].by })
+    : t('result.wins', { name });
 }
 
 // A game of one round ends when that round does: its reason is the round's.
@@ -36,7 +39,7 @@ export function reasonFor(result, names, lastUpdate = null) {
   const seat = concerned(result, lastUpdate);
   let reason = ENDED_BY_SEAT[lastUpdate?.action] ?? result.end_reason;
   if (ROUND_DECIDES.has(reason) && result.rounds?.at(-1)?.end_reason) reason = result.rounds.at(-1).end_reason;
-  return reasonText(reason, seat === null ? null : names[seat] ?? `Seat ${seat + 1}`);
+  return reasonText(reason, seat === null ? null : names[seat] ?? t('lobby.seat', { n: seat + 1 }));
 }
 
 // {game, options, state (over), names, lastUpdate (the update that ended it, when known),
@@ -46,8 +49,8 @@ export function resultBanner({ game, options, state, names, lastUpdate = null, a
   if (!result) return null;
   const scores = names.map((_, seat) => seatScore(game, options, state, seat));
   const ranking = Array.isArray(result.ranking) && names.length > 2
-    ? h('p', { class: 'ranking', dataset: { testid: 'result-ranking' } }, 'Ranking: ',
-      result.ranking.map((group, i) => `${i + 1}. ${group.map((seat) => names[seat]).join(' and ')}`).join(', '))
+    ? h('p', { class: 'ranking', dataset: { testid: 'result-ranking' } }, t('result.ranking'),
+      result.ranking.map((group, i) => `${i + 1}. ${formatList(group.map((seat) => names[seat]))}`).join(', '))
     : null;
   return h('section', { class: 'result-banner', role: 'status', 'aria-live': 'polite', dataset: { testid: 'result' } },
     h('h2', { dataset: { testid: 'result-headline' } }, headline(result, names, scores)),

@@ -4,6 +4,7 @@
 // the connection's messages, the player's requests, and the playback of updates one at a time.
 // While the tab is hidden, the tab's title and icon tell what happened (tab_notice.js).
 import { toast } from './dom.js';
+import { t } from './i18n/index.js';
 import { describeError } from './errors.js';
 import { fetchGame } from './api.js';
 import { allClaimWindows } from './catalog.js';
@@ -38,7 +39,7 @@ export function showRoom(main, app, { roomId, invite }) {
     chat: (text) => conn.request({ type: 'chat', room: state.room.id, text }, { resend: false }),
     mute: mutes.mute, unmute: mutes.unmute,
     report: (message) => act({ type: 'report_chat', room: state.room.id, player_id: message.player_id, at: message.at }, noReport)
-      .then((done) => done && toast(`Reported: the operator will read ${message.name}'s message.`, 'notice')),
+      .then((done) => done && toast(t('chat.reported', { name: message.name }), 'notice')),
     spectatorChat: (on) => act({ type: 'spectator_chat', room: state.room.id, on }),
   });
 
@@ -158,10 +159,10 @@ export function showRoom(main, app, { roomId, invite }) {
   }
 
   // Too early (this computer's clock runs ahead of the server's): the server's answer says until
-  // when the player may come back, which restarts the countdown.
+  // when the player may come back (its grace_until field), which restarts the countdown.
   async function claimAbandon(seat) {
     try { await conn.request({ type: 'claim_abandon', room: state.room.id }); } catch (error) {
-      const until = error.code === 'not_abandoned' && /until (\S+Z)/.exec(error.message ?? '')?.[1];
+      const until = error.code === 'not_abandoned' && error.reply?.grace_until;
       if (until && !Number.isNaN(Date.parse(until))) dispatch({ type: 'presence', room: state.room.id, seat, connected: false, grace_until: until });
       showError(error);
     }
@@ -175,7 +176,7 @@ export function showRoom(main, app, { roomId, invite }) {
     const next = app.roomsSeen.get(id);
     const seat = next?.seats.find((s) => s.player_id === app.me()?.player_id)?.seat;
     if (seat !== undefined) seatStore.set(id, seat);
-    toast('The rematch starts', 'notice');
+    toast(t('room.rematch_starts'), 'notice');
     app.navigate(`#/room/${id}`);
   }
 
@@ -205,16 +206,19 @@ export function showRoom(main, app, { roomId, invite }) {
   const seated = (seatStore.get(roomId) !== undefined && seatStore.get(roomId) !== null) ||
     Boolean(known?.seats.some((seat) => seat.player_id && seat.player_id === app.me()?.player_id));
   // A guest's seat in a rated room is refused (not_allowed): watching it is fine.
+  // Said once: the invite's sentence is not repeated after it (the name page said it already).
+  let watchingRated = false;
   const watchRated = (error) => {
     if (error.code !== 'not_allowed' || !(invite || seated) || app.isAccount()) throw error;
-    toast('This game is rated: only players with an account sit in it. You are watching.', 'notice');
+    watchingRated = true;
+    toast(t('room.rated_watching'), 'notice');
     return join({ spectate: true });
   };
   join(invite || seated ? {} : { spectate: true }).catch(watchRated).then(() => {
     if (!invite) return;
     app.navigate(`#/room/${state.room.id}`, { replace: true, keep: true });
     // What the invite was for: before the hello nothing of the room could be known.
-    toast(inviteSentence(roomInviteFacts(state.room, app.me()?.player_id, { gameName, clockText: timeControlText })), 'notice');
+    if (!watchingRated) toast(inviteSentence(roomInviteFacts(state.room, app.me()?.player_id, { gameName, clockText: timeControlText })), 'notice');
   }).catch((error) => dispatch({ type: 'join_failed', error, invite: Boolean(invite) }));
 
   return () => {
@@ -224,7 +228,7 @@ export function showRoom(main, app, { roomId, invite }) {
 }
 
 // The server keeps only recent messages to report (not_found for an older one).
-const noReport = (error) => (error.code === 'not_found' ? 'That message is too old to report.' : describeError(error));
+const noReport = (error) => (error.code === 'not_found' ? t('chat.too_old_to_report') : describeError(error));
 
 // Why the server refused a rematch (a player left, …), in its own words where it gives them.
-const noRematch = (error) => (error.code === 'not_allowed' && error.message ? `No rematch: ${error.message}` : describeError(error));
+const noRematch = (error) => (error.code === 'not_allowed' && error.message ? t('room.no_rematch', { why: error.message }) : describeError(error));

@@ -3,6 +3,7 @@
 // whose player to move has left, play the computer again; the rules and the history viewer; and
 // the invite link of a private room. `view`: {state, room, names, me, act, later} (room_view.js).
 import { h, clear, morph, toast } from './dom.js';
+import { t } from './i18n/index.js';
 import { GAMES } from './boards/index.js';
 import { specialActions } from './catalog.js';
 import { rulesButton } from './rules.js';
@@ -11,20 +12,20 @@ import { botLevel } from './computer.js';
 export function renderActions(box, view) {
   const { room, me, act } = view;
   const parts = [];
-  if (me === null) parts.push(h('p', { class: 'muted' }, 'You are watching.'));
-  if (room.status === 'waiting') parts.push(button('Leave room', 'leave', act.leave));
+  if (me === null) parts.push(h('p', { class: 'muted' }, t('room.you_watch')));
+  if (room.status === 'waiting') parts.push(button(t('room.leave'), 'leave', act.leave));
   if (room.status === 'playing' && me !== null) {
     parts.push(...absence(view));
-    parts.push(button('Resign', 'resign', () => act.ask('Resign this game?', { type: 'resign', room: room.id })));
+    parts.push(button(t('room.resign'), 'resign', () => act.ask(t('room.resign_question'), { type: 'resign', room: room.id })));
     parts.push(...offeredActions(view));
   }
   if (room.status === 'finished' && me !== null && room.seats.some(botLevel)) {
     parts.push(h('button', { class: 'primary', dataset: { testid: 'play-computer-again' }, onclick: act.playComputer },
-      'Play the computer again'));
+      t('room.play_computer_again')));
   }
   parts.push(rulesButton(room.game));
   if (room.status !== 'waiting') {
-    parts.push(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, 'Open in the history viewer'));
+    parts.push(h('a', { class: 'button quiet', href: `#/history/${room.id}` }, t('room.open_in_viewer')));
   }
   // Drawn again every second while an opponent is away: morph keeps the focused button.
   morph(box, parts);
@@ -49,11 +50,11 @@ function absence({ room, me, act, later }) {
   const note = (text) => h('p', { class: 'absence', dataset: { testid: 'absence' } }, text);
   if (left > 0) {
     later(1000);
-    return [note(`${absent.name} has left. If they do not come back, you may ${duel ? 'claim the win' : 'put them out of the game'} in ${left} s.`)];
+    return [note(t(duel ? 'room.away_claim_win_in' : 'room.away_put_out_in', { name: absent.name, count: left }))];
   }
-  return [note(`${absent.name} has left and may not come back.`),
+  return [note(t('room.away_gone', { name: absent.name })),
     h('button', { class: 'primary', dataset: { testid: 'claim-abandon' }, onclick: () => act.claimAbandon(absent.seat) },
-      duel ? 'Claim the win' : `Put ${absent.name} out`)];
+      duel ? t('room.claim_win') : t('room.put_out', { name: absent.name }))];
 }
 
 function button(text, testid, onclick) {
@@ -66,8 +67,8 @@ export function renderInvite(box, { room }) {
   const field = h('input', { readonly: true, value: link, id: 'invite-link', dataset: { testid: 'invite-link' },
     onfocus: (e) => e.target.select() });
   const copy = h('button', { dataset: { testid: 'copy-invite' }, onclick: async () => {
-    try { await navigator.clipboard.writeText(link); toast('Invite link copied', 'notice'); }
-    catch { field.select(); document.execCommand?.('copy'); toast('Link selected: copy it with Ctrl+C', 'notice'); }
-  } }, 'Copy');
-  morph(box, [h('label', { for: 'invite-link' }, 'Private room: send this link to your opponent'), h('div', { class: 'row' }, field, copy)]);
+    try { await navigator.clipboard.writeText(link); toast(t('room.invite_copied'), 'notice'); }
+    catch { field.select(); document.execCommand?.('copy'); toast(t('room.invite_selected'), 'notice'); }
+  } }, t('room.copy'));
+  morph(box, [h('label', { for: 'invite-link' }, t('room.invite_label')), h('div', { class: 'row' }, field, copy)]);
 }

@@ -3,6 +3,7 @@
 // last update has been played back the result banner with Rematch, New game and Analyse.
 // `view`: {state, room, names, me, act} (room_view.js).
 import { h, morph } from './dom.js';
+import { t, formatList } from './i18n/index.js';
 import { GAMES } from './boards/index.js';
 import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
@@ -29,22 +30,22 @@ export function renderResult(slot, view) {
   if (room.status !== 'finished' || !room.state?.result || animating(state)) { slot.replaceChildren(); return; }
   morph(slot, [resultBanner({ game: room.game, options: room.options, state: room.state, names,
     lastUpdate: state.updates.get(room.version), actions: [...rematchControls(view),
-      h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, 'New game'),
+      h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, t('result.new_game')),
       // The game's record is the room's id: its viewer, asking the engine at once (issue 32).
-      h('a', { class: 'button', href: `#/history/${encodeURIComponent(room.id)}?analyse`, dataset: { testid: 'analyse-game' } }, 'Analyse')] })]);
+      h('a', { class: 'button', href: `#/history/${encodeURIComponent(room.id)}?analyse`, dataset: { testid: 'analyse-game' } }, t('result.analyse'))] })]);
 }
 
 function rematchControls({ state, room, names, me, act }) {
   if (room.rematch) {
-    return [h('a', { class: 'button primary', href: `#/room/${room.rematch}`, dataset: { testid: 'rematch-link' } }, 'Go to the rematch')];
+    return [h('a', { class: 'button primary', href: `#/room/${room.rematch}`, dataset: { testid: 'rematch-link' } }, t('result.go_to_rematch'))];
   }
   const asked = state.rematchSeats.filter((seat) => !botLevel(room.seats[seat]));
-  const who = asked.map((seat) => (seat === me ? 'You' : names[seat]));
+  const who = asked.map((seat) => (seat === me ? t('result.you') : names[seat]));
   const note = who.length ? h('span', { class: 'rematch-status', dataset: { testid: 'rematch-status' } },
-    `${who.join(' and ')} asked for a rematch${asked.includes(me) ? '; waiting for the others' : ''}.`) : null;
+    t(asked.includes(me) ? 'result.rematch_asked_waiting' : 'result.rematch_asked', { who: formatList(who), count: who.length })) : null;
   if (me === null) return [note].filter(Boolean);
   const mine = state.rematchSeats.includes(me);
   const offered = asked.length && !mine;
   return [h('button', { class: 'primary', disabled: mine || undefined, dataset: { testid: 'rematch' },
-    onclick: act.rematch }, mine ? 'Rematch asked' : offered ? 'Accept the rematch' : 'Rematch'), note].filter(Boolean);
+    onclick: act.rematch }, t(mine ? 'result.rematch_sent' : offered ? 'result.accept_rematch' : 'result.rematch')), note].filter(Boolean);
 }

@@ -5,6 +5,7 @@
 // accounts only. On phones the clocks are repeated in a bar above the board.
 // `view`: {state, room, names, me, clocks, act} (room_view.js).
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { seatLabels } from './boards/index.js';
 import { seatScore } from './scores.js';
 import { COLORS } from './boards/view.js';
@@ -35,15 +36,15 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
   return [
     h('span', { class: 'seat-side' }, label),
     level ? computerIcon() : null,
-    h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? nameLink(seat, seatName(seat)) : 'free seat'),
+    h('span', { class: 'seat-name', dataset: { testid: `seat-name-${i}` } }, taken ? nameLink(seat, seatName(seat)) : t('room.free_seat')),
     taken && isAccount(seat) ? accountMark(`seat-account-${i}`) : null,
     ...(taken ? playerMarks(seat, { testid: `seat-rating-${i}` }) : []),
-    me === i ? h('span', { class: 'tag you', dataset: { testid: 'you' } }, 'you') : null,
-    level ? h('span', { class: 'tag computer', title: `Computer player: ${LEVELS[level - 1]?.hint}`,
+    me === i ? h('span', { class: 'tag you', dataset: { testid: 'you' } }, t('room.you')) : null,
+    level ? h('span', { class: 'tag computer', title: t('room.computer_player', { hint: LEVELS[level - 1]?.hint }),
       dataset: { testid: `computer-${i}`, level } }, levelWord(level)) : null,
-    taken && !level ? h('span', { class: `presence ${away ? 'away' : 'here'}`, title: away ? 'disconnected' : 'connected' },
-      away ? 'away' : 'online') : null,
-    toMove(room, i) ? h('span', { class: 'turn-mark', dataset: { testid: 'to-move' } }, 'to move') : null,
+    taken && !level ? h('span', { class: `presence ${away ? 'away' : 'here'}`, title: t(away ? 'room.disconnected' : 'room.connected') },
+      t(away ? 'room.away' : 'room.online')) : null,
+    toMove(room, i) ? h('span', { class: 'turn-mark', dataset: { testid: 'to-move' } }, t('room.to_move_mark')) : null,
     state.clock ? clocks.face(i) : null,
     score ? h('span', { class: 'seat-score' }, h('strong', {}, score.value), ` ${score.unit}`) : null,
   ];
@@ -52,22 +53,22 @@ function seatParts({ room, me, state, clocks }, seat, i, label) {
 // A rated room seats accounts only: a guest is offered to sign up instead.
 function sitButton({ act, room }, seat) {
   if (room.rated && !act.mayPlayRated()) {
-    return h('span', { class: 'rated-only row' }, h('span', { class: 'muted' }, 'Rated: accounts only.'),
-      h('button', { type: 'button', class: 'small', dataset: { testid: `sign-up-to-sit-${seat}` }, onclick: act.signUp }, 'Sign up'));
+    return h('span', { class: 'rated-only row' }, h('span', { class: 'muted' }, t('room.rated_accounts_only')),
+      h('button', { type: 'button', class: 'small', dataset: { testid: `sign-up-to-sit-${seat}` }, onclick: act.signUp }, t('account.sign_up')));
   }
-  return h('button', { dataset: { testid: `sit-${seat}` }, onclick: () => act.sit(seat) }, 'Sit here');
+  return h('button', { dataset: { testid: `sit-${seat}` }, onclick: () => act.sit(seat) }, t('room.sit_here'));
 }
 
 // A seated player of a waiting room may give a free seat to the computer.
 function addComputer({ act }, seat, label) {
   const id = `add-bot-level-${seat}`;
-  const select = h('select', { id, 'aria-label': `Computer level for ${label}`, dataset: { testid: id } },
+  const select = h('select', { id, 'aria-label': t('room.computer_level_for', { label }), dataset: { testid: id } },
     LEVELS.map(({ level }) => h('option', { value: level, selected: level === 2 || undefined }, levelLabel(level))));
-  const add = h('button', { type: 'button', 'aria-label': `Add computer to ${label}`, dataset: { testid: `add-bot-${seat}` },
+  const add = h('button', { type: 'button', 'aria-label': t('room.add_computer_to', { label }), dataset: { testid: `add-bot-${seat}` },
     onclick: async () => {
       add.disabled = true;
       if (!await act.addBot(seat, Number(select.value))) add.disabled = false;
-    } }, computerIcon(), 'Add computer');
+    } }, computerIcon(), t('room.add_computer'));
   return h('span', { class: 'add-computer row' }, select, add);
 }
 

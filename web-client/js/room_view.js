@@ -3,6 +3,7 @@
 // race, the round announcement, the actions, the scores and the result. `render(state)` draws it all again;
 // each part keeps what did not change. `act` holds what the player's clicks ask for (room.js).
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { seatLabels, GAMES } from './boards/index.js';
 import { gameName } from './catalog.js';
 import { describeError } from './errors.js';
@@ -22,7 +23,7 @@ export function createRoomView(main, act) {
   let stopped = false;         // the page was left: updates still being played back draw nothing
   const timers = new Map();    // part -> the timer that draws it again
   const clocks = createClocks(() => current?.clock, (seat) => roomNames(current.room)[seat]);
-  const title = h('h1', { dataset: { testid: 'room-title' } }, 'Joining…');
+  const title = h('h1', { dataset: { testid: 'room-title' } }, t('room.joining'));
   const status = h('p', { class: 'room-status', dataset: { testid: 'room-status' } });
   const inviteBox = h('div', { class: 'invite' });
   const seatList = h('ol', { class: 'seats', dataset: { testid: 'seats' } });
@@ -88,12 +89,10 @@ export function createRoomView(main, act) {
     body.hidden = true;
     section.dataset.error = error.code;
     const badInvite = error.invite && ['not_found', 'forbidden', 'bad_request'].includes(error.code);
-    title.textContent = badInvite ? 'This invite link does not work' : 'Room not available';
-    status.textContent = badInvite
-      ? 'The link is not valid, or the game it was for is over. Ask for a new link, or find a game in the lobby.'
-      : describeError(error);
+    title.textContent = t(badInvite ? 'room.bad_invite' : 'room.not_available');
+    status.textContent = badInvite ? t('room.bad_invite_why') : describeError(error);
     if (!section.querySelector('[data-testid=to-lobby]')) {
-      status.after(h('a', { class: 'button', href: '#/', dataset: { testid: 'to-lobby' } }, 'Go to the lobby'));
+      status.after(h('a', { class: 'button', href: '#/', dataset: { testid: 'to-lobby' } }, t('link.to_lobby')));
     }
   }
 
@@ -115,23 +114,23 @@ export function roomNames(room) {
   const labels = seatLabels(room.game, room.options);
   const plain = labels.map((label, i) => seatName(room.seats[i]) || label);
   return plain.map((name, i) => (botLevel(room.seats[i]) && plain.filter((other) => other === name).length > 1
-    ? `Computer (${labels[i]})` : name));
+    ? t('room.computer_at', { label: labels[i] }) : name));
 }
 
 // Said of the position on the board: while moves are played back it is behind the server's,
 // and the status must agree with the prompt under the board (issue 17, bug 8).
 function statusText(state, names) {
   const { room } = state;
-  const watchers = room.spectators ? ` · ${room.spectators} watching` : '';
+  const watchers = room.spectators ? ` · ${t('room.watching', { count: room.spectators })}` : '';
   const control = room.time_control ? ` · ${timeControlText(room.time_control)}` : '';
   const position = animating(state) && state.shownState ? state.shownState : room.state;
-  if (room.status === 'waiting') return `Waiting for players${control}${watchers}`;
-  if (room.status === 'finished' && (!animating(state) || position?.phase === 'over')) return `Game over${watchers}`;
+  if (room.status === 'waiting') return `${t('room.waiting')}${control}${watchers}`;
+  if (room.status === 'finished' && (!animating(state) || position?.phase === 'over')) return `${t('room.game_over')}${watchers}`;
   const game = GAMES[room.game];
-  const round = position?.round > 1 || game?.roundShown?.(room.options) ? `Round ${position.round} · ` : '';
+  const round = position?.round > 1 || game?.roundShown?.(room.options) ? `${t('room.round', { n: position.round })} · ` : '';
   const claim = game?.claims?.[position?.phase];
   if (claim) return `${round}${claim.banner}${watchers}`;
-  return `${round}${names[position?.to_move] ?? ''} to move${control}${watchers}`;
+  return `${round}${t('room.to_move', { name: names[position?.to_move] ?? '' })}${control}${watchers}`;
 }
 
 // When the next player who left may be claimed against: the page is drawn again then.

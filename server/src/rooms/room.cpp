@@ -492,7 +492,8 @@ void Room::on(const Caller& caller, const protocol::ClaimAbandon& claim) {
   const SystemTime grace_until = members_.grace_until(absent);
   if (services_.time.now() < grace_until)
     return caller.fail(Code::not_abandoned,
-                       "seat " + std::to_string(absent) + " may come back until " + format_utc(grace_until));
+                       "seat " + std::to_string(absent) + " may come back until " + format_utc(grace_until),
+                       Json{{"grace_until", format_utc(grace_until)}});  // data for clients, not the sentence
   Outcome outcome = match_.resign(absent);
   if (!outcome.ok()) return fail_with(caller, *outcome.error);
   commit_update(caller, "abandon", absent, "", std::move(outcome));
