@@ -3,6 +3,7 @@
 // games and a graph of the rating over time whose points open the games; the totals played, won,
 // drawn and lost; and the player's games, a page at a time, filtered by game.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { gameName } from './catalog.js';
 import { playerProfile } from './account_api.js';
 import { ratingLabel, ratingTitle, deviationLabel } from './ratings.js';
@@ -66,6 +67,9 @@ function ratingCard(game, rating, history, watch) {
     h('p', { class: 'rating-line' },
       h('strong', { class: 'rating-big', title: ratingTitle(rating), dataset: { testid: `rating-value-${game}` } }, ratingLabel(rating)),
       h('span', { class: 'muted' }, ` ${deviationLabel(rating.deviation)} · ${plural(rating.games ?? 0, 'rated game')}`)),
+    // The "?" and the "±" in words, not only in a tooltip (issue 49).
+    h('p', { class: 'muted rating-words', dataset: { testid: `rating-words-${game}` } },
+      t(rating.provisional ? 'ratings.words_provisional' : 'ratings.words', { deviation: Math.round(rating.deviation ?? 0) })),
     box);
 }
 

@@ -44,7 +44,7 @@ export function reasonFor(result, names, lastUpdate = null) {
 
 // {game, options, state (over), names, lastUpdate (the update that ended it, when known),
 //  actions: nodes to show under it}
-export function resultBanner({ game, options, state, names, lastUpdate = null, actions = [] }) {
+export function resultBanner({ game, options, state, names, lastUpdate = null, notes = [], actions = [] }) {
   const result = state?.result;
   if (!result) return null;
   const scores = names.map((_, seat) => seatScore(game, options, state, seat));
@@ -59,5 +59,6 @@ export function resultBanner({ game, options, state, names, lastUpdate = null, a
       names.map((name, seat) => h('li', { class: seat === result.winner ? 'winner' : null },
         h('span', { class: 'name' }, `${name}:`), ' ', h('strong', {}, scores[seat].value), ` ${scores[seat].unit}`))) : null,
     ranking,
+    ...notes,
     actions.length ? h('div', { class: 'result-actions row' }, actions) : null);
 }

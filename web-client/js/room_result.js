@@ -9,6 +9,7 @@ import { roundsTable } from './rounds.js';
 import { resultBanner } from './result.js';
 import { animating } from './room_state.js';
 import { botLevel } from './computer.js';
+import { ratingChanges } from './rating_change.js';
 
 export function renderScores(box, { room, names }) {
   const panel = room.state && GAMES[room.game]?.panel?.({ state: room.state, options: room.options, names });
@@ -26,9 +27,10 @@ export function renderRoundEnd(box, { state, room, names }) {
 
 // The banner once the last update has been played back: the result, Rematch and New game.
 export function renderResult(slot, view) {
-  const { state, room, names } = view;
+  const { state, room, names, later } = view;
   if (room.status !== 'finished' || !room.state?.result || animating(state)) { slot.replaceChildren(); return; }
   morph(slot, [resultBanner({ game: room.game, options: room.options, state: room.state, names,
+    notes: ratingChanges(room, names, () => later(0)),
     lastUpdate: state.updates.get(room.version), actions: [...rematchControls(view),
       h('a', { class: 'button', href: `#/?game=${encodeURIComponent(room.game)}`, dataset: { testid: 'new-game-button' } }, t('result.new_game')),
       // The game's record is the room's id: its viewer, asking the engine at once (issue 32).

@@ -175,6 +175,12 @@ describe('accounts', () => {
     for (const page of [cleo, dan]) {
       await page.getByTestId('result').waitFor();
       assert.match(await text(page, 'result'), /Cleo wins/);
+      // The result says what the game did to both ratings, and what the "?" means (issue 49).
+      await page.getByTestId('rating-changes').waitFor();
+      const changes = await text(page, 'rating-changes');
+      assert.match(changes, /Cleo: rating 1500\? → \d+\? \(\+\d+\)/);
+      assert.match(changes, /Dan: rating 1500\? → \d+\? \(−\d+\)/);
+      assert.match(await text(page, 'result'), /provisional rating/);
     }
     await screenshot(cleo, 'accounts-rated-result');
 

@@ -146,3 +146,18 @@ describe('the account forms', () => {
     assert.deepEqual(formProblem('signup', { status: 403, code: 'forbidden', message: 'cross-origin' }), { field: 'form', text: 'cross-origin' });
   });
 });
+
+// A rated game's change, from a player's rating history (issue 49).
+import { changeIn, changeLine } from '../../../web-client/js/rating_change.js';
+
+describe('the rating change of a rated game', () => {
+  const history = [{ game_id: 'a', rating: 1662.4, deviation: 290 }, { game_id: 'b', rating: 1610, deviation: 100 }];
+  it('is read from the point of that game and the one before', () => {
+    assert.equal(changeLine('Cleo', changeIn(history, 'a')), 'Cleo: rating 1500? → 1662? (+162)');
+    assert.equal(changeLine('Cleo', changeIn(history, 'b')), 'Cleo: rating 1662? → 1610 (−52)');
+  });
+  it('is nothing for a game the history lacks', () => {
+    assert.equal(changeIn(history, 'c'), null);
+    assert.equal(changeIn(undefined, 'a'), null);
+  });
+});

@@ -53,6 +53,8 @@ export default {
 
   "ratings.title": "Wertungszahl {rating}",
   "ratings.title_provisional": "Wertungszahl {rating}: vorläufig, sie festigt sich nach ein paar weiteren gewerteten Partien",
+  "ratings.words": "±{deviation}: so weit kann die Wertungszahl danebenliegen; mit jeder gewerteten Partie wird das weniger.",
+  "ratings.words_provisional": "Das „?“ heißt vorläufig: Nach erst wenigen gewerteten Partien kann die Wertungszahl noch um ±{deviation} danebenliegen und sich stark bewegen; mit weiteren Partien festigt sie sich.",
 
   "name.welcome": "Willkommen bei Mancala Online",
   "name.straight_there": "Wähle einen Namen oder melde dich an, und du bist gleich dort.",

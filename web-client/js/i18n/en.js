@@ -53,6 +53,8 @@ export default {
 
   "ratings.title": "Rating {rating}",
   "ratings.title_provisional": "Rating {rating}: provisional, it settles after a few more rated games",
+  "ratings.words": "±{deviation}: how far the rating may be off; it narrows with every rated game.",
+  "ratings.words_provisional": "The \"?\" means provisional: after only a few rated games the rating may still be off by ±{deviation}, so it moves a lot; it settles as more games are played.",
 
   "name.welcome": "Welcome to Mancala Online",
   "name.straight_there": "Pick a name, or log in, and you go straight there.",

@@ -58,7 +58,7 @@ function entry(key) {
   return BY_CODE.get(current).strings[key] ?? en[key] ?? key;
 }
 
-// t('lobby.watching', {count: 3}) -> "3 watching". Numbers in params are written the
+// t('room.watching', {count: 3}) -> "3 watching". Numbers in params are written the
 // language's way (1.500 in German); a plural block is chosen by `count` ("=0" beats "zero").
 export function t(key, params = {}) {
   let text = entry(key);

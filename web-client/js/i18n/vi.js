@@ -54,6 +54,8 @@ export default {
 
   "ratings.title": "Điểm xếp hạng {rating}",
   "ratings.title_provisional": "Điểm xếp hạng {rating}: tạm thời, sẽ ổn định sau vài ván tính điểm nữa",
+  "ratings.words": "±{deviation}: điểm xếp hạng có thể lệch chừng đó; sai số nhỏ dần sau mỗi ván tính điểm.",
+  "ratings.words_provisional": "Dấu \"?\" nghĩa là tạm thời: mới qua vài ván tính điểm nên điểm còn có thể lệch ±{deviation} và thay đổi nhiều; nó ổn định dần khi chơi thêm.",
 
   "name.welcome": "Chào mừng đến với Mancala Online",
   "name.straight_there": "Chọn một tên, hoặc đăng nhập, rồi bạn vào thẳng đó.",
