@@ -5,6 +5,7 @@
 // options.js). The room is created with every other seat given to a computer, so it starts at
 // once. Also here: how rooms and room cards show a computer's seat.
 import { h, s } from './dom.js';
+import { t } from './i18n/index.js';
 import { gameIds, gameName, gameType } from './catalog.js';
 import { GAMES } from './boards/index.js';
 import { gameOptions, optionsFieldset } from './options.js';
@@ -13,19 +14,19 @@ import { describeError } from './errors.js';
 // The protocol's five levels: 1 plays random legal moves, each level above beats the one below,
 // 5 is the strongest the server offers.
 export const LEVELS = [
-  { level: 1, word: 'Beginner (random)', hint: 'Plays random legal moves' },
-  { level: 2, word: 'Easy', hint: 'Takes what it can see right away' },
-  { level: 3, word: 'Intermediate', hint: 'Thinks a few moves ahead' },
-  { level: 4, word: 'Advanced', hint: 'Thinks longer and deeper' },
-  { level: 5, word: 'Strongest', hint: 'Up to two seconds a move' },
+  { level: 1, get word() { return t('computer.level_1'); }, get hint() { return t('computer.hint_1'); } },
+  { level: 2, get word() { return t('computer.level_2'); }, get hint() { return t('computer.hint_2'); } },
+  { level: 3, get word() { return t('computer.level_3'); }, get hint() { return t('computer.hint_3'); } },
+  { level: 4, get word() { return t('computer.level_4'); }, get hint() { return t('computer.hint_4'); } },
+  { level: 5, get word() { return t('computer.level_5'); }, get hint() { return t('computer.hint_5'); } },
 ];
-export const levelWord = (level) => LEVELS[level - 1]?.word ?? 'Computer';
+export const levelWord = (level) => LEVELS[level - 1]?.word ?? t('computer.computer');
 export const levelLabel = (level) => `${level} · ${levelWord(level)}`;
 
 // A seat's `bot` field is the computer's level (1–5), or false for a person.
 export const botLevel = (seat) => (Number.isInteger(seat?.bot) && seat.bot > 0 ? seat.bot : 0);
 export const occupied = (seat) => Boolean(seat?.player_id) || botLevel(seat) > 0;
-export const seatName = (seat) => seat?.name || (botLevel(seat) ? `Computer, level ${botLevel(seat)}` : '');
+export const seatName = (seat) => seat?.name || (botLevel(seat) ? t('computer.at_level', { n: botLevel(seat) }) : '');
 
 export function computerIcon() {
   return s('svg', { class: 'bot-icon', viewBox: '0 0 16 16', width: 18, height: 18, 'aria-hidden': 'true' },
@@ -36,9 +37,9 @@ export function computerIcon() {
 
 // --- who starts -----------------------------------------------------------------------------
 const STARTERS = [
-  { value: 'you', label: 'You' },
-  { value: 'computer', label: 'The computer' },
-  { value: 'random', label: 'Random' },
+  { value: 'you', label: 'computer.starts_you' },
+  { value: 'computer', label: 'computer.starts_computer' },
+  { value: 'random', label: 'computer.starts_random' },
 ];
 
 const firstPlayerOption = (game) => gameOptions(game).find((option) => option.name === 'first_player');
@@ -61,10 +62,10 @@ export function seating(game, starter, seats, random = Math.random) {
 // --- the lobby card -------------------------------------------------------------------------
 export function playComputerCard(app) {
   return h('section', { class: 'play-computer', 'aria-labelledby': 'play-computer-title', dataset: { testid: 'play-computer' } },
-    h('h2', { id: 'play-computer-title' }, 'Play the computer'),
-    h('p', { class: 'muted' }, 'Nobody around? Pick a game, then a level from 1 to 5: the game starts at once.'),
+    h('h2', { id: 'play-computer-title' }, t('computer.title')),
+    h('p', { class: 'muted' }, t('computer.intro')),
     h('div', { class: 'game-buttons' }, gameIds().map((game) => h('button', {
-      type: 'button', class: 'game-button', 'aria-label': `Play ${gameName(game)} against the computer`,
+      type: 'button', class: 'game-button', 'aria-label': t('computer.play_game', { game: gameName(game) }),
       dataset: { testid: `play-computer-${game}` }, onclick: () => openPlayComputer(app, game),
     }, computerIcon(), h('span', {}, gameName(game)), playerCount(game)))));
 }
@@ -72,7 +73,7 @@ export function playComputerCard(app) {
 function playerCount(game) {
   const type = gameType(game);
   if (!type || type.max_players <= 2) return null;
-  return h('small', {}, `${type.min_players}–${type.max_players} players`);
+  return h('small', {}, t('computer.players', { min: type.min_players, max: type.max_players }));
 }
 
 // --- the dialog -----------------------------------------------------------------------------
@@ -83,16 +84,16 @@ export function openPlayComputer(app, game) {
   let starter = 'you';
 
   const starterGroup = h('fieldset', { class: 'segmented', dataset: { testid: 'bot-starter' } },
-    h('legend', {}, 'Who starts'),
+    h('legend', {}, t('computer.who_starts')),
     STARTERS.map(({ value, label }) => h('label', {},
       h('input', { type: 'radio', name: 'bot-starter', value, checked: value === starter || undefined,
         dataset: { testid: `bot-starter-${value}` }, onchange: () => { starter = value; fields.refresh(); } }),
-      h('span', {}, label))));
+      h('span', {}, t(label)))));
 
   const opponents = manySeats ? h('select', { id: 'bot-opponents', dataset: { testid: 'bot-opponents' } },
     Array.from({ length: type.max_players - type.min_players + 1 }, (_, i) => {
       const n = type.min_players - 1 + i;
-      return h('option', { value: n }, n === 1 ? '1 computer' : `${n} computers`);
+      return h('option', { value: n }, t('computer.computers', { count: n }));
     })) : null;
   const seatTotal = () => (opponents ? Number(opponents.value) + 1 : Number(players?.default ?? type?.min_players ?? 2));
 
@@ -102,7 +103,7 @@ export function openPlayComputer(app, game) {
   const seatAndStart = () => seating(game, starter, seatTotal(), () => draw);
   const fixed = () => ({ ...(manySeats ? { players: seatTotal() } : {}), ...seatAndStart().fixed });
   const fields = optionsFieldset(game, { omit: ['players', 'first_player'], fixed, idPrefix: 'bot-opt',
-    empty: 'This game has no other options.' });
+    empty: t('computer.no_other_options') });
   opponents?.addEventListener('change', () => fields.refresh());
 
   const error = h('p', { class: 'dialog-error', role: 'alert', dataset: { testid: 'bot-error' } });
@@ -112,17 +113,17 @@ export function openPlayComputer(app, game) {
 
   const dialog = h('dialog', { class: 'bot-dialog', 'aria-labelledby': 'bot-dialog-title', dataset: { testid: 'bot-dialog' } },
     h('form', { class: 'bot-form', onsubmit: (event) => event.preventDefault() },
-      h('h2', { id: 'bot-dialog-title' }, `Play ${gameName(game)} against the computer`),
+      h('h2', { id: 'bot-dialog-title' }, t('computer.play_game', { game: gameName(game) })),
       GAMES[game] ? h('p', { class: 'muted' }, GAMES[game].rules.blurb) : null,
       starterGroup,
-      opponents ? h('div', { class: 'field' }, h('label', { for: 'bot-opponents' }, 'Computer opponents'), opponents,
-        h('small', {}, 'Every seat but yours is played by the computer.')) : null,
+      opponents ? h('div', { class: 'field' }, h('label', { for: 'bot-opponents' }, t('computer.opponents')), opponents,
+        h('small', {}, t('computer.opponents_help'))) : null,
       h('details', { class: 'more-options', dataset: { testid: 'bot-more-options' } },
-        h('summary', {}, 'More options'), fields.element),
-      h('fieldset', { class: 'levels' }, h('legend', {}, 'Level: click one to start'), levelButtons),
+        h('summary', {}, t('computer.more_options')), fields.element),
+      h('fieldset', { class: 'levels' }, h('legend', {}, t('computer.level_legend')), levelButtons),
       error,
       h('div', { class: 'dialog-actions' },
-        h('button', { type: 'button', class: 'quiet', dataset: { testid: 'bot-cancel' }, onclick: () => dialog.close() }, 'Cancel'))));
+        h('button', { type: 'button', class: 'quiet', dataset: { testid: 'bot-cancel' }, onclick: () => dialog.close() }, t('computer.cancel')))));
 
   async function start(level) {
     const { seat } = seatAndStart();

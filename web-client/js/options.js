@@ -2,11 +2,12 @@
 // short notes. Nothing about an option is kept here: its name, default, choices or range and its
 // help all come from `/api/game-types`. Only the wording of names and values is made readable.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { gameType, gameName, seatCount } from './catalog.js';
 import { seatLabels } from './boards/index.js';
 
 // Value spellings that read badly as they are.
-const WORDS = { ccw: 'counterclockwise', cw: 'clockwise', random: 'random draw' };
+const WORDS = { ccw: 'option_value.ccw', cw: 'option_value.cw', random: 'option_value.random' };
 // Ranges this short are a list to pick from rather than a number to type.
 const SHORT_RANGE = 6;
 
@@ -16,35 +17,21 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 export const gameOptions = (game) => gameType(game)?.options ?? [];
 
 // Options in a player's words (issue 17: "What happens after an illegal move", not "Illegal
-// move policy"); the server's own help is still shown under each field. An option not listed
-// here gets a label made from its name.
-const WORDING = {
-  cups_per_side: { label: 'Cups in each row' },
-  first_player: { label: 'Who moves first' },
-  illegal_move_policy: { label: 'What happens after an illegal move',
-    values: { reject: 'The move is refused; play another', forfeit: 'The player loses' } },
-  stage: { label: 'Which version of the game', values: { 1: '1 · Beans', 2: '2 · Coins', 3: '3 · Coins in four rounds' } },
-  round_starter: { label: 'Who starts the later rounds', values: { alternate: 'The players take turns', same: 'Always the first player' } },
-  max_turns_per_round: { label: 'Turns before a round is scored as it stands' },
-  match_mode: { label: 'How long a game is', values: { match: 'A match of rounds (squares are sold)', single: 'One round, most points win' } },
-  sold_squares_to_end: { label: 'Squares sold that lose the match' },
-  chain_captures: { label: 'Captures go on in a chain' },
-  stall_limit: { label: 'Turns without a capture before the round stops' },
-  max_rounds: { label: 'Most rounds (0: no limit)' },
-  players: { label: 'Players at the table' },
-  advanced: { label: 'Advanced variant (two players)' },
-  direction: { label: 'Sowing direction and turn order' },
-  target: { label: 'Sets ahead of everyone else needed to win' },
-  plex_mode: { label: 'Who gets the last set', values: { race: 'The first to call Plex!', mover: 'The player who took the eleventh' } },
-  plex_window_ms: { label: 'Time to call Plex! (ms)' },
-};
+// move policy"), from the catalogue: option.<name> and option_value.<name>_<value>; the server's
+// own help is still shown under each field. An option the catalogue lacks gets a label made
+// from its name.
+const WORDED = new Set(['cups_per_side', 'first_player', 'illegal_move_policy', 'stage', 'round_starter',
+  'max_turns_per_round', 'match_mode', 'sold_squares_to_end', 'chain_captures', 'stall_limit', 'max_rounds', 'players',
+  'advanced', 'direction', 'target', 'plex_mode', 'plex_window_ms']);
+const WORDED_VALUES = new Set(['illegal_move_policy_reject', 'illegal_move_policy_forfeit', 'stage_1', 'stage_2', 'stage_3',
+  'round_starter_alternate', 'round_starter_same', 'match_mode_match', 'match_mode_single', 'plex_mode_race', 'plex_mode_mover']);
 
 // The options shown at once in the room form; the others wait behind "More options".
 export const MAIN_OPTIONS = new Set(['cups_per_side', 'stage', 'players', 'match_mode']);
 
 // "plex_window_ms" -> "Plex window (ms)" when the option has no wording above.
 export function optionLabel(option) {
-  if (WORDING[option.name]) return WORDING[option.name].label;
+  if (WORDED.has(option.name)) return t(`option.${option.name}`);
   const ms = option.name.endsWith('_ms');
   return capitalize((ms ? option.name.slice(0, -3) : option.name).replaceAll('_', ' ')) + (ms ? ' (ms)' : '');
 }
@@ -66,14 +53,13 @@ function offeredValues(game, option, options) {
 }
 
 export function valueLabel(game, option, value, options) {
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return t(value ? 'option_value.yes' : 'option_value.no');
   if (isSeat(option, value)) {
     const side = seatLabels(game, options)[value];
-    return side && side !== `Seat ${value + 1}` ? `Seat ${value + 1} (${side})` : `Seat ${value + 1}`;
+    return side && side !== `Seat ${value + 1}` ? t('lobby.seat_named', { n: value + 1, label: side }) : t('lobby.seat', { n: value + 1 });
   }
-  const worded = WORDING[option.name]?.values?.[value];
-  if (worded) return worded;
-  if (typeof value === 'string') return capitalize(WORDS[value] ?? value.replaceAll('_', ' '));
+  if (WORDED_VALUES.has(`${option.name}_${value}`)) return t(`option_value.${option.name}_${value}`);
+  if (typeof value === 'string') return capitalize(WORDS[value] ? t(WORDS[value]) : value.replaceAll('_', ' '));
   return String(value);
 }
 
@@ -93,9 +79,9 @@ export function optionField(game, option, options = {}, { idPrefix = 'opt' } = {
   const testid = `option-${option.name}`;
   const label = h('label', { for: id }, optionLabel(option));
   const values = isBoolean(option) ? null : offeredValues(game, option, options);
-  const range = !values && option.min !== undefined && option.max !== undefined ? ` From ${option.min} to ${option.max}.` : '';
+  const range = !values && option.min !== undefined && option.max !== undefined ? ` ${t('option.range', { min: option.min, max: option.max })}` : '';
   const help = h('small', { id: `${id}-help` },
-    `${sentence(capitalize(option.help ?? ''))}${range} Default: ${valueLabel(game, option, option.default, options)}.`);
+    `${sentence(capitalize(option.help ?? ''))}${range} ${t('option.default', { value: valueLabel(game, option, option.default, options) })}`);
   const described = { 'aria-describedby': `${id}-help`, disabled: !allowed(game, option, options) || undefined };
   if (isBoolean(option)) {
     const input = h('input', { type: 'checkbox', id, name: option.name, checked: option.default === true, ...described,
@@ -175,16 +161,16 @@ export function describeOptions(game, options = {}) {
 // ones included; `refresh()` is called again when the fixed values change.
 // `fold`: the options other than MAIN_OPTIONS go behind a "More … options" fold.
 export function optionsFieldset(game, { omit = [], fixed = () => ({}), idPrefix = 'opt',
-  empty = 'This game has no options.', onChange = null, fold = false } = {}) {
+  empty = t('option.none'), onChange = null, fold = false } = {}) {
   const box = h('fieldset', { class: 'options' });
   const shown = gameOptions(game).filter((option) => !omit.includes(option.name));
   const field = (option) => optionField(game, option, fixed(), { idPrefix });
   const main = shown.filter((option) => !fold || MAIN_OPTIONS.has(option.name)).map(field);
   const more = shown.filter((option) => fold && !MAIN_OPTIONS.has(option.name)).map(field);
-  box.append(h('legend', {}, `${gameName(game)} options`),
+  box.append(h('legend', {}, t('option.legend', { game: gameName(game) })),
     ...(shown.length ? main : [h('p', { class: 'muted' }, empty)]),
     more.length ? h('details', { class: 'more-options', dataset: { testid: 'more-game-options' } },
-      h('summary', {}, `More ${gameName(game)} options`), ...more) : null);
+      h('summary', {}, t('option.more', { game: gameName(game) })), ...more) : null);
   const refresh = () => refreshFields(game, box, fixed());
   box.addEventListener('change', () => { refresh(); onChange?.(); });
   refresh();

@@ -5,6 +5,7 @@
 // meanwhile. The seeks live in this module, not the page: a player who plays the computer while
 // waiting is taken to the paired game when it starts.
 import { h, toast } from './dom.js';
+import { t } from './i18n/index.js';
 import { gameIds, gameName, gameType } from './catalog.js';
 import { GAMES } from './boards/index.js';
 import { describeError } from './errors.js';
@@ -22,7 +23,7 @@ const CLOCKS = [
   { id: 'daily', clock: { per_move_s: 86400 } },
 ];
 const presetsOf = (game) => GAMES[game]?.pairingClocks ?? CLOCKS;
-const shortClock = (clock) => (clock.per_move_s ? '1 day' : `${clock.initial_s / 60}+${clock.increment_s}`);
+const shortClock = (clock) => (clock.per_move_s ? t('clock.days', { count: clock.per_move_s / 86400 }) : `${clock.initial_s / 60}+${clock.increment_s}`);
 
 // A seek's kind as the list shows it: game, clock, rated (the server lists options resolved,
 // with their defaults, so a seek sent with none would not match its own entry).
@@ -98,11 +99,11 @@ export function quickPairingCard(app) {
       h('span', { class: 'qp-presets' },
         presetsOf(game).map(({ id, clock }) => h('button', {
           type: 'button', class: 'qp-preset', title: `${gameName(game)}, ${timeControlText(clock)}`,
-          'aria-label': `Seek ${gameName(game)}, ${timeControlText(clock)}`, dataset: { testid: `qp-${game}-${id}` },
+          'aria-label': t('pairing.seek', { game: gameName(game), clock: timeControlText(clock) }), dataset: { testid: `qp-${game}-${id}` },
           onclick: () => startSeek(app, seekMessage(game, clock)),
         }, shortClock(clock))),
         h('button', { type: 'button', class: 'qp-preset quiet', dataset: { testid: `qp-${game}-custom` },
-          'aria-label': `${gameName(game)} with other options: the room form`, onclick: () => openRoomForm(game) }, 'Custom')));
+          'aria-label': t('pairing.custom_label', { game: gameName(game) }), onclick: () => openRoomForm(game) }, t('pairing.custom'))));
   });
 
   const waiting = h('div', { class: 'qp-waiting', 'aria-live': 'polite', dataset: { testid: 'qp-waiting' } });
@@ -116,13 +117,13 @@ export function quickPairingCard(app) {
       return h('div', { class: 'qp-seek', dataset: { testid: `qp-seek-${id}` } },
         h('p', { class: 'row' },
           h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-          h('span', {}, `Looking for ${message.rated ? 'a rated ' : 'an '}opponent: ${gameName(message.game)}, `,
-            `${timeControlText(message.clock)} · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`),
-          h('button', { type: 'button', class: 'quiet', dataset: { testid: 'qp-cancel' }, onclick: () => cancelSeek(app, id) }, 'Cancel')),
+          h('span', {}, t(message.rated ? 'pairing.looking_rated' : 'pairing.looking', { game: gameName(message.game),
+            clock: timeControlText(message.clock), time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}` })),
+          h('button', { type: 'button', class: 'quiet', dataset: { testid: 'qp-cancel' }, onclick: () => cancelSeek(app, id) }, t('computer.cancel'))),
         offer ? h('p', { class: 'qp-offer', dataset: { testid: 'qp-offer' } },
-          'Nobody yet. Play the computer while you wait? Your seek stays open, and the game with a person opens as soon as one is paired with you. ',
+          `${t('pairing.nobody_yet')} `,
           h('button', { type: 'button', dataset: { testid: 'qp-play-computer' }, onclick: () => openPlayComputer(app, message.game) },
-            'Play the computer meanwhile')) : null);
+            t('pairing.play_computer_meanwhile'))) : null);
     }));
   }
 
@@ -130,18 +131,19 @@ export function quickPairingCard(app) {
     const latest = state.latest;
     for (const [game, node] of here) {
       const n = latest?.online?.[game] ?? 0;
-      node.textContent = latest ? `${n} here` : '';
+      node.textContent = latest ? t('pairing.here', { count: n }) : '';
     }
     const ours = new Set([...state.seeks.values()].map(({ message }) => kindOf(message)));
     const entries = (latest?.seeks ?? []).filter((entry) => !ours.has(kindOf(entry)));
-    open.replaceChildren(entries.length ? h('h3', {}, 'Waiting now') : null,
+    // replaceChildren writes a null as the text "null": only the nodes there are.
+    open.replaceChildren(...[entries.length ? h('h3', {}, t('pairing.waiting_now')) : null,
       entries.length ? h('ul', { class: 'plain' }, entries.map((entry, i) => h('li', { class: 'row' },
-        h('span', {}, `${gameName(entry.game)} · ${entry.clock ? timeControlText(entry.clock) : 'no clock'}`,
-          entry.rated ? ' · rated' : '', tableWords(entry), ` · ${entry.waiting} waiting`),
+        h('span', {}, `${gameName(entry.game)} · ${entry.clock ? timeControlText(entry.clock) : t('clock.none')}`,
+          entry.rated ? ` · ${t('players.rated')}` : '', tableWords(entry), ` · ${t('pairing.waiting', { count: entry.waiting })}`),
         h('button', { type: 'button', dataset: { testid: `qp-accept-${i}` },
           disabled: entry.rated && !app.isAccount(),
           onclick: () => startSeek(app, { type: 'seek', game: entry.game, options: entry.options, clock: entry.clock,
-            rated: entry.rated, seats: entry.seats }) }, 'Play')))) : null);
+            rated: entry.rated, seats: entry.seats }) }, t('pairing.play'))))) : null].filter(Boolean));
   }
 
   const draw = () => { drawWaiting(); drawOpen(); };
@@ -150,9 +152,9 @@ export function quickPairingCard(app) {
   draw();
 
   const element = h('section', { class: 'quick-pairing', 'aria-labelledby': 'qp-title', dataset: { testid: 'quick-pairing' } },
-    h('div', { class: 'qp-head' }, h('h2', { id: 'qp-title' }, 'Play a person'),
-      h('span', { class: 'field check' }, rated, h('label', { for: 'qp-rated' }, app.isAccount() ? 'Rated' : 'Rated (accounts only)'))),
-    h('p', { class: 'muted qp-help' }, 'One click: you are paired with the first player who wants the same game and clock.'),
+    h('div', { class: 'qp-head' }, h('h2', { id: 'qp-title' }, t('pairing.title')),
+      h('span', { class: 'field check' }, rated, h('label', { for: 'qp-rated' }, t(app.isAccount() ? 'lobby.rated' : 'lobby.rated_accounts_only')))),
+    h('p', { class: 'muted qp-help' }, t('pairing.help')),
     h('div', { class: 'qp-games' }, rows),
     tableRules(),
     waiting, open);
@@ -164,7 +166,7 @@ const tableGame = (game) => (gameType(game)?.max_players ?? 2) > (gameType(game)
 function tableWords(entry) {
   if (!tableGame(entry.game) || !entry.seats?.length) return '';
   const sizes = entry.seats;
-  return sizes.length === 1 ? ` · table of ${sizes[0]}` : ` · tables of ${sizes[0]}–${sizes[sizes.length - 1]}`;
+  return ` · ${sizes.length === 1 ? t('pairing.table_of', { n: sizes[0] }) : t('pairing.tables_of', { min: sizes[0], max: sizes[sizes.length - 1] })}`;
 }
 
 // The table rule of the games for more than two (protocol README "Quick pairing"), in words.
@@ -172,9 +174,7 @@ function tableRules() {
   return gameIds().filter(tableGame).map((game) => {
     const { min_players: min, max_players: max } = gameType(game);
     return h('p', { class: 'muted qp-tables', dataset: { testid: `qp-table-rule-${game}` } },
-      `${gameName(game)} seats ${min} to ${max}: you get the fullest table that is waiting, ${max} if ${max} wait. `,
-      `If fewer come, a smaller table starts once everyone at it has waited 15 seconds for each seat size given up `,
-      `(${max - 1} players after 15 s, ${min} after ${15 * (max - min)} s).`);
+      t('pairing.table_rule', { game: gameName(game), min, max, fewer: max - 1, after: 15 * (max - min) }));
   });
 }
 

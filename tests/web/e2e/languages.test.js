@@ -1,0 +1,132 @@
+// The client in Vietnamese and German (issue 49): a browser that speaks Vietnamese gets it from
+// its first page (navigator.languages), a German player picks Deutsch in the header's chooser
+// and keeps it after a reload; <html lang> follows. They play O An Quan and Duovallis rooms, chat
+// (a line over the 280-character limit is refused with the limit said, not cut), resign, and
+// open the history viewer. The lobby, the rooms and the viewer are shot at 1280 and 390 px in
+// both languages, and no page is wider than the window (long German words must wrap).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, createRoom, settled, screenshot } from '../lib/harness.js';
+
+const LAPTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+const text = (page, testid) => page.getByTestId(testid).innerText();
+
+// A visitor whose browser speaks `locale`, on the name page.
+async function visitor(locale) {
+  const context = await browser.newContext({ viewport: LAPTOP, locale });
+  await context.addInitScript(() => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', '"off"'); });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(server.url);
+  await page.getByTestId('name-input').waitFor();
+  return page;
+}
+
+async function playAs(page, name) {
+  await page.getByTestId('name-input').fill(name);
+  await page.getByTestId('name-submit').click();
+  await page.waitForSelector('[data-testid=connection][data-status=online]');
+}
+
+// Elements whose words are cut off: text wider than its box (no wrapping, hidden overflow), and
+// the page itself wider than the window.
+const cutOff = (page) => page.evaluate(() => {
+  const cut = [...document.querySelectorAll('button, a.button, label, h1, h2, h3, .tag, .seat-name, th, summary, select')]
+    .filter((node) => node.offsetParent !== null && node.scrollWidth > node.clientWidth + 1
+      && getComputedStyle(node).overflowX !== 'visible')
+    .map((node) => `${node.tagName.toLowerCase()} "${node.textContent.trim().slice(0, 40)}"`);
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) cut.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  return cut;
+});
+
+// Shoots the page at both widths, checking nothing is cut at either.
+async function shootBoth(page, name) {
+  for (const [size, viewport] of [['1280', LAPTOP], ['390', PHONE]]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    assert.deepEqual(await cutOff(page), [], `${name} at ${size} px: nothing cut off`);
+    await screenshot(page, `${name}-${size}`);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
+describe('languages', () => {
+  it('Vietnamese from the browser, German from the chooser: lobby, rooms and the viewer', async () => {
+    const lan = await visitor('vi-VN');
+    assert.equal(await lan.getAttribute('html', 'lang'), 'vi');
+    assert.equal(await lan.locator('h1').innerText(), 'Chào mừng đến với Mancala Online');
+    assert.equal(await lan.getByTestId('connection').isVisible(), false, 'no "not connected" before anything happened');
+    await playAs(lan, 'Lan');
+    await lan.getByTestId('create-form').waitFor();
+    assert.equal(await lan.getByTestId('create-room').innerText(), 'Tạo phòng');
+    await shootBoth(lan, 'languages-lobby-vi');
+
+    const jonas = await visitor('en-US');
+    assert.equal(await jonas.getAttribute('html', 'lang'), 'en');
+    await jonas.getByTestId('language').selectOption('de');
+    await jonas.waitForFunction(() => document.documentElement.lang === 'de');
+    await jonas.getByTestId('name-submit').waitFor();
+    assert.equal(await jonas.getByTestId('name-submit').innerText(), 'Als Gast spielen');
+    await playAs(jonas, 'Jonas');
+    await jonas.reload();
+    await jonas.waitForSelector('[data-testid=connection][data-status=online]');
+    assert.equal(await jonas.getAttribute('html', 'lang'), 'de', 'the choice is kept');
+    assert.equal(await jonas.getByTestId('nav-history').innerText(), 'Partien');
+    await shootBoth(jonas, 'languages-lobby-de');
+
+    // O An Quan, hosted by the Vietnamese player; the German one joins from the lobby.
+    const roomId = await createRoom(lan, 'oanquan');
+    await jonas.goto(`${server.url}/#/`);
+    await jonas.getByTestId(`join-${roomId}`).click();
+    await settled([lan, jonas], 0);
+    assert.match(await text(lan, 'room-status'), /^Lượt của /);
+    assert.match(await text(jonas, 'room-status'), / ist am Zug/);
+    // The host (South) moves first: a square, then its direction.
+    await lan.getByTestId('place-q3').click();
+    await lan.getByTestId('place-q4').click();
+    await settled([lan, jonas], 1);
+
+    // A line one over the limit is refused with the limit said, and stays in the box.
+    const long = 'x'.repeat(281);
+    await jonas.getByTestId('chat-input').fill(long);
+    assert.match(await text(jonas, 'chat-count'), /281 \/ 280/);
+    await jonas.getByTestId('chat-input').press('Enter');
+    assert.match(await text(jonas, 'chat-error'), /höchstens 280 Zeichen; diese hat 281/);
+    assert.equal(await jonas.getByTestId('chat-input').inputValue(), long, 'nothing is cut');
+    await jonas.getByTestId('chat-input').fill('Viel Glück!');
+    await jonas.getByTestId('chat-input').press('Enter');
+    await lan.getByTestId('chat-line').filter({ hasText: 'Viel Glück!' }).waitFor();
+    await shootBoth(lan, 'languages-room-vi');
+    await shootBoth(jonas, 'languages-room-de');
+
+    await jonas.getByTestId('resign').click();
+    for (const page of [lan, jonas]) await page.getByTestId('result').waitFor();
+    assert.match(await text(lan, 'result-headline'), /^Lan thắng/);
+    assert.match(await text(jonas, 'result-headline'), /^Lan gewinnt/);
+    await shootBoth(jonas, 'languages-result-de');
+
+    // The history viewer in both languages.
+    for (const [page, lang] of [[lan, 'vi'], [jonas, 'de']]) {
+      await page.goto(`${server.url}/#/history/${roomId}`);
+      await page.getByTestId('replay-slider').waitFor();
+      assert.match(await text(page, 'replay-where'), lang === 'vi' ? /^Nước 0 \/ / : /^Zug 0 von /);
+      await page.getByTestId('replay-next').click();
+      await shootBoth(page, `languages-history-${lang}`);
+    }
+
+    // Duovallis in German, a room waiting for its second player (the seats and the form's words).
+    const duo = await createRoom(jonas, 'duovallis');
+    assert.ok(duo);
+    await jonas.getByTestId('seats').waitFor();
+    await shootBoth(jonas, 'languages-duovallis-waiting-de');
+
+    for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+  });
+});
