@@ -2,6 +2,7 @@
 // legal choices clickable (on the board, or as buttons for reserve counts, coins and
 // directions), and sends forced single options by itself. Every choice comes from `state.legal`.
 import { h, clear } from './dom.js';
+import { t } from './i18n/index.js';
 
 // `whose(state)`: who the prompt addresses instead of "Your turn" (the history viewer's what-if
 // play moves for either side: "Try a move for South").
@@ -41,7 +42,7 @@ export function createGuide({ board, send, whose = null }) {
       // A forced decision in the middle of a turn (the only coin kind in hand, the only way on).
       board.select(null);
       board.setChoices([], null);
-      prompt.textContent = `${spec.describe?.(legal[0]) ?? legal[0]}: the only choice, sent for you…`;
+      prompt.textContent = t('guide.only_choice', { move: spec.describe?.(legal[0]) ?? legal[0] });
       const key = `${state.pending}|${legal[0]}`;
       if (autoSent !== key) { autoSent = key; send(legal[0]); }
       return;
@@ -56,7 +57,7 @@ export function createGuide({ board, send, whose = null }) {
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },
-        onclick: () => { selected = null; render(current.state, true); } }, 'Choose another square'));
+        onclick: () => { selected = null; render(current.state, true); } }, t('guide.another_square')));
     }
   }
 
@@ -83,7 +84,7 @@ export function createGuide({ board, send, whose = null }) {
 // what the game's board says of these choices (coins, directions, reserve plays), else a click.
 function promptFor(spec, tokens, directionNext, withButtons) {
   if (directionNext) {
-    return `Now the direction: click the highlighted place next to it where the first counter goes${withButtons ? ', or use a button below' : ''}.`;
+    return t(withButtons ? 'guide.direction_or_buttons' : 'guide.direction');
   }
-  return spec.prompt?.(tokens) ?? 'Your turn: click a highlighted place.';
+  return spec.prompt?.(tokens) ?? t('guide.your_turn');
 }

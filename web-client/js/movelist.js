@@ -5,15 +5,16 @@
 // The history viewer's list has no live game to go back to (no `onLive`), and its lines may
 // carry the analysis's mark of the move (?!, ?, ??).
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { markSymbol, markWord } from './analysis_state.js';
 
 export function createMoveList({ onSelect, onLive = null }) {
   const items = h('ol', { class: 'move-items', dataset: { testid: 'move-list' } });
   const live = h('button', { class: 'primary back-live', hidden: true, dataset: { testid: 'back-to-live' },
-    onclick: () => onLive?.() }, 'Back to live');
+    onclick: () => onLive?.() }, t('moves.back_to_live'));
   const viewingNote = h('p', { class: 'viewing', hidden: true, dataset: { testid: 'viewing' } });
   const element = h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-    h('div', { class: 'moves-head' }, h('h2', { id: 'moves-title' }, 'Moves'), live), viewingNote, items);
+    h('div', { class: 'moves-head' }, h('h2', { id: 'moves-title' }, t('moves.title')), live), viewingNote, items);
   const rows = new Map();       // version -> li
   let viewing = null;
 

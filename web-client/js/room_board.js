@@ -3,6 +3,7 @@
 // move list, and the way back to the live game. Updates are played back by `play`, one at a
 // time, as room.js takes them from the state's queue.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { createBoard, GAMES } from './boards/index.js';
 import { createGuide } from './guide.js';
 import { createMoveList } from './movelist.js';
@@ -66,7 +67,7 @@ export function createRoomBoard({ section, act }) {
     const key = `${state.caption}|${state.viewing}`;
     if (state.caption === null || key === captionKey) return;
     captionKey = key;
-    const text = state.viewing === 0 ? 'The starting position.' : describe(view, state.updates.get(state.caption));
+    const text = state.viewing === 0 ? t('replay.start_position') : describe(view, state.updates.get(state.caption));
     if (text) caption.textContent = text;
   }
 
@@ -75,7 +76,7 @@ export function createRoomBoard({ section, act }) {
   function renderMoveList(view) {
     const { state } = view;
     const who = view.names.join('\n');
-    if (state.historyAsked && !moveList.has(0)) moveList.put({ version: 0, text: 'The game starts.' });
+    if (state.historyAsked && !moveList.has(0)) moveList.put({ version: 0, text: t('replay.game_starts') });
     for (const { version, entry, tokens, partial } of moveLines(state)) {
       const put = linesPut.get(version);
       if (put?.entry === entry && put.tokens === tokens && put.who === who) continue;
@@ -84,7 +85,7 @@ export function createRoomBoard({ section, act }) {
       if (put?.text !== text) moveList.put({ version, text, partial });
     }
     const note = state.viewing === null ? ''
-      : `Showing move ${moveList.lineOf(state.viewing)} of ${moveList.lines()}. The game goes on meanwhile.`;
+      : t('moves.showing', { n: moveList.lineOf(state.viewing), last: moveList.lines() });
     if (`${state.viewing}|${note}` === viewingKey) return;
     viewingKey = `${state.viewing}|${note}`;
     moveList.setViewing(state.viewing, note);
@@ -104,8 +105,8 @@ export function createRoomBoard({ section, act }) {
     guideWrap.querySelector('.step-back')?.remove();
     if (state.viewing !== null) {
       guideWrap.append(h('p', { class: 'step-back row', dataset: { testid: 'step-back-note' } },
-        `You are looking at move ${moveList.lineOf(state.viewing)} of ${moveList.lines()}.`,
-        h('button', { class: 'primary', dataset: { testid: 'back-to-live-board' }, onclick: act.live }, 'Back to live')));
+        t('moves.looking_at', { n: moveList.lineOf(state.viewing), last: moveList.lines() }),
+        h('button', { class: 'primary', dataset: { testid: 'back-to-live-board' }, onclick: act.live }, t('moves.back_to_live'))));
     }
   }
 
@@ -131,13 +132,12 @@ export function createRoomBoard({ section, act }) {
 }
 
 // A rated room seats accounts only, never the computer.
-const WAITING = (rated) => h('p', { class: 'waiting' }, rated ? 'The board appears when every seat is taken by a player with an account.'
-  : 'The board appears when every seat is taken, by a person or the computer.');
+const WAITING = (rated) => h('p', { class: 'waiting' }, t(rated ? 'moves.board_appears_rated' : 'moves.board_appears'));
 
 // Under the board while another player is to move.
 function waitingText(state, names, me) {
   const position = state.shownState;
   if (!position || state.room.status !== 'playing' || position.phase !== 'play' || position.to_move === me) return '';
   const mover = names[position.to_move];
-  return botLevel(state.room.seats[position.to_move]) ? `${mover} is thinking…` : `Waiting for ${mover}…`;
+  return t(botLevel(state.room.seats[position.to_move]) ? 'moves.thinking' : 'moves.waiting_for', { name: mover });
 }

@@ -1,5 +1,6 @@
 // A short rules card per game, in a dialog.
 import { h } from './dom.js';
+import { t } from './i18n/index.js';
 import { GAMES } from './boards/index.js';
 import { gameName } from './catalog.js';
 
@@ -11,7 +12,7 @@ export function rulesCard(game) {
     h('ol', {}, rules.card.map((line) => h('li', {}, line))));
 }
 
-export function rulesButton(game, text = 'Rules') {
+export function rulesButton(game, text = t('rules.button')) {
   return h('button', { class: 'quiet', dataset: { testid: `show-rules-${game}` }, onclick: () => openRules(game) }, text);
 }
 
@@ -19,8 +20,8 @@ export function openRules(game) {
   const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${gameName(game)} rules` },
     rulesCard(game),
     h('form', { method: 'dialog', class: 'row' },
-      h('a', { href: `#/rules/${game}`, target: '_blank', dataset: { testid: `rules-page-link-${game}` } }, 'The full rules, with pictures'),
-      h('button', { dataset: { testid: 'close-rules' } }, 'Close')));
+      h('a', { href: `#/rules/${game}`, target: '_blank', dataset: { testid: `rules-page-link-${game}` } }, t('rules.full')),
+      h('button', { dataset: { testid: 'close-rules' } }, t('rules.close'))));
   dialog.addEventListener('close', () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();

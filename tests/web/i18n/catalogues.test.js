@@ -90,12 +90,13 @@ describe('the catalogues', () => {
 });
 
 // --- no English left in the converted modules ---------------------------------------------------
-// The modules moved to the catalogues so far; the others (boards/, the rules cards, the account
-// forms, the profile, the leaderboard, the analysis panel's help,
-// moves) still speak English and are the next part of issue 49.
+// The modules moved to the catalogues so far; the others (the boards of Cups, Coin Duel and Njaka,
+// the rules pages' sections, the account forms, the profile, the leaderboard, the analysis words
+// and help, moves.js) still speak English and are the next part of issue 49.
 const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js', 'room_view.js', 'room_actions.js',
   'room_seats.js', 'room_result.js', 'result.js', 'clock.js', 'chat_panel.js', 'errors.js', 'players.js', 'ratings.js',
-  'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js'];
+  'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
+  'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'boards/oanquan.js', 'boards/duovallis.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([

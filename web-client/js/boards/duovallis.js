@@ -5,7 +5,7 @@
 import { s } from '../dom.js';
 import { seatNames, besideLabel, compactName } from './names.js';
 import { DUOVALLIS_RULES } from './duovallis_rules.js';
-import { plural, list, relays } from '../words.js';
+import { t, formatList } from '../i18n/index.js';
 
 const CELL = 92;
 const WIDTH = 6 * CELL + 40;
@@ -27,9 +27,9 @@ export const duovallisBoard = {
         nx: x - CELL / 2 + 11, ny: y - CELL / 2 + 10, lx: x, ly: y, hideCount: true });
     }
     places.push({ id: 'carry0', x: WIDTH - 110, y: HEIGHT - 34, shape: 'tray', w: 150, h: 40, tone: 0,
-      name: 'White carry', seat: 0, kind: 'carry tray', lx: WIDTH - 220, ly: HEIGHT - 34 });
+      name: t('duovallis_board.carry', { name: t('duovallis_board.white') }), seat: 0, kind: 'carry tray', lx: WIDTH - 220, ly: HEIGHT - 34 });
     places.push({ id: 'carry1', x: 110, y: 34, shape: 'tray', w: 150, h: 40, tone: 1,
-      name: 'Black carry', seat: 1, kind: 'carry tray', lx: 220, ly: 34 });
+      name: t('duovallis_board.carry', { name: t('duovallis_board.black') }), seat: 1, kind: 'carry tray', lx: 220, ly: 34 });
     return places;
   },
 
@@ -41,8 +41,8 @@ export const duovallisBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 30 }),
-      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${names[0]}'s carry tray`, `○ ${compactName(names[0], 14)}'s carry tray`, 'carry0'),
-      besideLabel(pt, [240, 34], 110, `● ${names[1]}'s carry tray`, `● ${compactName(names[1], 14)}'s carry tray`, 'carry1'),
+      besideLabel(pt, [WIDTH - 240, HEIGHT - 34], WIDTH - 110, `○ ${t('duovallis_board.carry', { name: names[0] })}`, `○ ${t('duovallis_board.carry', { name: compactName(names[0], 14) })}`, 'carry0'),
+      besideLabel(pt, [240, 34], 110, `● ${t('duovallis_board.carry', { name: names[1] })}`, `● ${t('duovallis_board.carry', { name: compactName(names[1], 14) })}`, 'carry1'),
     ];
   },
 
@@ -123,12 +123,13 @@ export const duovallisBoard = {
     return steps;
   },
 
-  describe: (token) => `Hole ${token}`,
+  describe: (token) => t('duovallis_board.hole', { n: Number(token) }),
 };
 
 function describeTurn(event, name) {
-  let text = `${name} played hole ${event.move?.pit}`;
-  text += relays(event.laps?.length ?? 1);
+  let text = t('duovallis_board.played', { name, n: event.move?.pit });
+  const laps = event.laps?.length ?? 1;
+  if (laps > 1) text += t('duovallis_board.relays', { count: laps - 1 });
   if (event.capture) text += captureText(event.capture, event.player);
   return text;
 }
@@ -141,25 +142,24 @@ function captureText(capture, seat) {
   const foreign = capture.foreign ?? 0;
   const own = capture.own_returned ?? 0;
   const exchanged = capture.exchanged ?? 0;
-  const taken = list([foreign ? plural(foreign, `${theirs} stone`) : '', own ? `${plural(own, `${mine} stone`)} back` : '']
-    .filter(Boolean));
+  const parts = [foreign ? t(`duovallis_board.stones_${theirs}`, { count: foreign }) : '',
+    own ? t('duovallis_board.back', { stones: t(`duovallis_board.stones_${mine}`, { count: own }) }) : ''].filter(Boolean);
   const traded = 3 * exchanged;
-  const trade = exchanged
-    ? ` (${traded > foreign ? 'with the carry tray, ' : ''}${traded} traded for ${plural(exchanged, `new ${mine} stone`)})`
-    : '';
-  return `, capturing hole ${capture.from}: ${taken || 'nothing'}${trade}`;
+  const made = t(`duovallis_board.new_${mine}`, { count: exchanged });
+  const trade = exchanged ? ` (${t(traded > foreign ? 'duovallis_board.traded_with_carry' : 'duovallis_board.traded', { traded, made })})` : '';
+  return t('duovallis_board.capturing', { n: capture.from, taken: parts.length ? formatList(parts) : t('duovallis_board.nothing') }) + trade;
 }
 
 // Everything the client knows of Duovallis beyond what the server says.
 export const duovallis = {
   board: duovallisBoard,
   rules: DUOVALLIS_RULES,
-  sides: ['White', 'Black'],
+  get sides() { return [t('duovallis_board.white'), t('duovallis_board.black')]; },
   nouns: { item: 'stone', place: 'hole' },
   describeTurn,
   // The stones a player has on the board; no margin: the game is won by leaving the other without a move.
   score(state, seat) {
     const stones = state.position.slice(seat * 24, seat * 24 + 24).reduce((a, b) => a + b, 0);
-    return { value: stones, unit: seat === 0 ? 'white stones' : 'black stones' };
+    return { value: stones, unit: t(seat === 0 ? 'duovallis_board.unit_white' : 'duovallis_board.unit_black') };
   },
 };

@@ -1,5 +1,7 @@
 // Duovallis in our own words, shortened from its rule book in docs/rules/: the lobby's blurb,
 // the rules card and the rules page, whose pictures follow the board module's position vector.
+import { t } from '../i18n/index.js';
+
 const DUOVALLIS_START = (() => {
   const white = Array(24).fill(0), black = Array(24).fill(0);
   for (const hole of [0, 1, 2, 3, 4, 5, 13, 14, 15, 16]) white[hole] = 4;
@@ -7,14 +9,11 @@ const DUOVALLIS_START = (() => {
   return [...white, ...black, 0, 0];
 })();
 
+// The blurb and the card in the player's language (the catalogues' duovallis_rules.*); the rules
+// page's sections below are still English only.
 export const DUOVALLIS_RULES = {
-  blurb: 'Four rows, two colours that mix, and captures that exchange stones.',
-  card: [
-    'White owns the bottom row and the third row; Black owns the top and second rows. The grey holes at the ends of the middle rows are neutral and shared.',
-    'Play a hole of your back row with at least two stones, at least half of them yours (your front row only if the back row has none). Foreign stones are sown first, always along your own circuit.',
-    'If the last stone lands in an occupied hole that is at least half yours, sow on from there. If it lands in your empty hole, you capture the opponent hole next to it: your stones come home, and every three of theirs become one new stone of yours.',
-    'A player who cannot move on his turn loses.',
-  ],
+  get blurb() { return t('duovallis_rules.blurb'); },
+  get card() { return [0, 1, 2, 3].map((i) => t(`duovallis_rules.card_${i}`)); },
   intro: 'White and Black on four rows of six holes. Each owns a back row and a front row; the four grey holes at the ends of the middle rows are shared, so the colours mix.',
   sections: [
     { title: 'The board', text: 'White owns the bottom row and the third row, Black the top row and the second. The grey holes at the ends of the middle rows are neutral; both players\' circuits run through them.',

@@ -5,7 +5,7 @@ import { s } from '../dom.js';
 import { drawCounters, total } from './view.js';
 import { seatNames, besideLabel, compactName } from './names.js';
 import { OANQUAN_RULES } from './oanquan_rules.js';
-import { plural, list } from '../words.js';
+import { t, formatList } from '../i18n/index.js';
 
 const CELL = 92;
 const WIDTH = 5 * CELL + 2 * 110 + 20;
@@ -34,9 +34,9 @@ export const oanquanBoard = {
     places.push({ id: 'q6', x: WIDTH - 65, y: HEIGHT / 2, shape: 'half', w: 100, h: 2 * CELL - 8,
       name: 'east end space', lx: WIDTH - 46, ly: HEIGHT / 2 - CELL - 16 });
     places.push({ id: 'store0', x: WIDTH / 2, y: HEIGHT - 40, shape: 'tray', w: 300, h: 48, tone: 0,
-      name: 'South store', seat: 0, kind: 'store', lx: WIDTH / 2 + 205, ly: HEIGHT - 40 });
+      name: t('oanquan_board.store', { name: t('oanquan_board.south') }), seat: 0, kind: 'store', lx: WIDTH / 2 + 205, ly: HEIGHT - 40 });
     places.push({ id: 'store1', x: WIDTH / 2, y: 40, shape: 'tray', w: 300, h: 48, tone: 1,
-      name: 'North store', seat: 1, kind: 'store', lx: WIDTH / 2 - 205, ly: 40 });
+      name: t('oanquan_board.store', { name: t('oanquan_board.north') }), seat: 1, kind: 'store', lx: WIDTH / 2 - 205, ly: 40 });
     return places;
   },
 
@@ -47,8 +47,8 @@ export const oanquanBoard = {
     return [
       s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
         height: Math.abs(y1 - y0), rx: 90 }),
-      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, `${names[0]}'s store`, `${compactName(names[0], 10)}'s store`, 'store0'),
-      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, `${names[1]}'s store`, `${compactName(names[1], 10)}'s store`, 'store1'),
+      besideLabel(pt, [WIDTH / 2 - 166, HEIGHT - 40], WIDTH / 2, t('oanquan_board.store', { name: names[0] }), t('oanquan_board.store', { name: compactName(names[0], 10) }), 'store0'),
+      besideLabel(pt, [WIDTH / 2 + 166, 40], WIDTH / 2, t('oanquan_board.store', { name: names[1] }), t('oanquan_board.store', { name: compactName(names[1], 10) }), 'store1'),
     ];
   },
 
@@ -109,7 +109,7 @@ export const oanquanBoard = {
     const names = seatNames(ctx);
     const steps = [];
     for (const event of events) {
-      if (event.event === 'pass') steps.push({ say: `${names[event.player]} has no counters and passes` });
+      if (event.event === 'pass') steps.push({ say: t('oanquan_board.passes', { name: names[event.player] }) });
       // A refill is announced when the turn begins (the turn record repeats it; drawn once).
       if (event.event === 'refill') {
         for (const sq of event.squares ?? []) steps.push({ take: `store${event.player}`, to: `q${sq}`, content: { n: 1 } });
@@ -122,7 +122,7 @@ export const oanquanBoard = {
       }
       for (const capture of event.captures ?? []) {
         steps.push({ take: `q${capture.space}`, to: `store${event.player}`,
-          content: { n: capture.small ?? 0, big: capture.large ? 1 : 0 }, say: `${names[event.player]} captures` });
+          content: { n: capture.small ?? 0, big: capture.large ? 1 : 0 }, say: t('oanquan_board.captures', { name: names[event.player] }) });
       }
     }
     return steps;
@@ -137,8 +137,8 @@ export const oanquanBoard = {
 
   describe(token) {
     const [square, dir] = token.split(' ');
-    if (!dir) return `Square ${square}`;
-    return `Square ${square}, ${dir === 'ccw' ? 'counterclockwise' : 'clockwise'}`;
+    if (!dir) return t('oanquan_board.square', { n: Number(square) });
+    return t('oanquan_board.square_dir', { n: Number(square), dir: t(dir === 'ccw' ? 'option_value.ccw' : 'option_value.cw') });
   },
 };
 
@@ -146,14 +146,14 @@ export { total };
 
 // "Ada played square 3 counterclockwise, capturing 4 counters and a big stone".
 function describeTurn(event, name) {
-  const dir = event.move?.dir === 'cw' ? 'clockwise' : 'counterclockwise';
-  let text = `${name} played square ${event.move?.pit} ${dir}`;
+  const dir = t(event.move?.dir === 'cw' ? 'option_value.cw' : 'option_value.ccw');
+  let text = t('oanquan_board.played', { name, n: event.move?.pit, dir });
   const captures = event.captures ?? [];
   if (captures.length) {
     const small = captures.reduce((sum, c) => sum + (c.small ?? 0), 0);
     const large = captures.filter((c) => c.large).length;
-    const parts = [small ? plural(small, 'counter') : null, large ? (large === 1 ? 'a big stone' : `${large} big stones`) : null].filter(Boolean);
-    text += `, capturing ${list(parts) || 'an empty square'}`;
+    const parts = [small ? t('oanquan_board.counters', { count: small }) : null, large ? t('oanquan_board.big_stones', { count: large }) : null].filter(Boolean);
+    text += t('oanquan_board.capturing', { what: parts.length ? formatList(parts) : t('oanquan_board.empty_square') });
   }
   return text;
 }
@@ -168,11 +168,11 @@ export const oanquan = {
     { id: 'long', clock: { initial_s: 900, increment_s: 10 } },
     { id: 'daily', clock: { per_move_s: 86400 } },
   ],
-  sides: ['South', 'North'],
+  get sides() { return [t('oanquan_board.south'), t('oanquan_board.north')]; },
   nouns: { item: 'counter', place: 'square' },
   describeTurn,
   describeEvent: (event, who) => (event.event === 'refill'
-    ? `${who(event.player)} had no counters and put ${plural(event.squares?.length ?? 0, 'counter')} back on the board` : null),
+    ? t('oanquan_board.refill', { name: who(event.player), count: event.squares?.length ?? 0 }) : null),
   // A big stone is worth ten counters.
-  score: (state, seat) => ({ value: state.position[14 + seat] + 10 * state.position[16 + seat], unit: 'points captured', by: 'points' }),
+  score: (state, seat) => ({ value: state.position[14 + seat] + 10 * state.position[16 + seat], unit: t('oanquan_board.points_captured'), by: t('oanquan_board.points') }),
 };
