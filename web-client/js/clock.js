@@ -60,8 +60,8 @@ export function clockText(ms) {
   if (total < LOW_MS) return `0:0${Math.floor(total / 1000)}.${Math.floor((total % 1000) / 100)}`;
   const seconds = Math.floor(total / 1000);
   const days = Math.floor(seconds / 86400), hours = Math.floor(seconds / 3600) % 24, minutes = Math.floor(seconds / 60) % 60;
-  if (days) return `${days} d ${hours} h`;
-  if (seconds >= 36000) return `${hours} h ${minutes} min`;
+  if (days) return t('clock.face_days', { days, hours });
+  if (seconds >= 36000) return t('clock.face_hours', { hours, minutes });
   const pad = (n) => String(n).padStart(2, '0');
   return hours ? `${hours}:${pad(minutes)}:${pad(seconds % 60)}` : `${minutes}:${pad(seconds % 60)}`;
 }

@@ -5,33 +5,34 @@
 // game's module tells (boards/).
 import { GAMES } from './boards/index.js';
 import { reasonText } from './rounds.js';
+import { t } from './i18n/index.js';
 
 // A turn as its game tells it.
 function turnText(game, event, names) {
-  const name = names[event.player] ?? `Seat ${event.player + 1}`;
-  return GAMES[game]?.describeTurn(event, name, names) ?? `${name} moved`;
+  const name = names[event.player] ?? t('lobby.seat', { n: event.player + 1 });
+  return GAMES[game]?.describeTurn(event, name, names) ?? t('moves.moved', { name });
 }
 
 const TOLD_BY_ACTION = new Set(['resign', 'concession', 'timeout']);
 
 // The sentence of one event, or null for events that need none of their own.
 function eventText(game, event, names) {
-  const who = (seat) => names[seat] ?? `Seat ${Number(seat) + 1}`;
+  const who = (seat) => names[seat] ?? t('lobby.seat', { n: Number(seat) + 1 });
   switch (event.event) {
     case 'turn': return turnText(game, event, names);
-    case 'pass': return `${who(event.player)} could not move and passed`;
-    case 'resign': return `${who(event.seat ?? event.player)} resigned`;
-    case 'concede': return `${who(event.seat ?? event.player)} conceded the round`;
-    case 'timeout': return `${who(event.seat)} ran out of time`;
-    case 'abandon': return `${who(event.seat ?? event.player)} left the game`;
+    case 'pass': return t('moves.passed', { name: who(event.player) });
+    case 'resign': return t('moves.resigned', { name: who(event.seat ?? event.player) });
+    case 'concede': return t('moves.conceded', { name: who(event.seat ?? event.player) });
+    case 'timeout': return t('moves.timed_out', { name: who(event.seat) });
+    case 'abandon': return t('moves.left', { name: who(event.seat ?? event.player) });
     case 'round_end': {
       // A resignation, concession or timeout is told by its own event already.
-      if (TOLD_BY_ACTION.has(event.end_reason)) return `Round ${event.round ?? ''} is over`.replace('  ', ' ');
+      if (TOLD_BY_ACTION.has(event.end_reason)) return t('moves.round_over', { n: event.round ?? '' }).replace('  ', ' ');
       const seat = [event.offender, event.stuck_player].find(Number.isInteger);
       const why = reasonText(event.end_reason, seat === undefined ? null : who(seat)).replace(/\.$/, '');
-      return `Round ${event.round ?? ''} is over. ${why}`.replace('  ', ' ');
+      return `${t('moves.round_over', { n: event.round ?? '' })}. ${why}`.replace('  ', ' ');
     }
-    case 'game_end': return 'Game over';
+    case 'game_end': return t('moves.game_over');
     // Events of one game are told by its module.
     default: return GAMES[game]?.describeEvent?.(event, who) ?? null;
   }
@@ -40,14 +41,14 @@ function eventText(game, event, names) {
 // Actions the server sends whose event list may not name them (older records, `abandon`).
 const ACTION_EVENTS = { resign: 'resign', concede: 'concede', abandon: 'abandon', timeout: 'timeout' };
 
-const DIRECTIONS = { R: 'right', L: 'left', cw: 'clockwise', ccw: 'counterclockwise' };
+const DIRECTIONS = { R: 'moves.right', L: 'moves.left_dir', cw: 'option_value.cw', ccw: 'option_value.ccw' };
 
 // One decision of a turn in words, for turns still being played (no events yet).
 function tokenWords(game, token) {
   const [, kind, n] = /^([rc]?)(\d+)$/.exec(token) ?? [];
-  if (kind === 'r') return `${n} from the reserve`;
-  if (n !== undefined) return `${kind ? 'cup' : GAMES[game]?.nouns.place ?? 'place'} ${n}`;
-  return DIRECTIONS[token] ?? GAMES[game]?.tokenWord?.(token) ?? token;
+  if (kind === 'r') return t('moves.from_reserve', { n: Number(n) });
+  if (n !== undefined) return kind ? t('moves.cup', { n: Number(n) }) : `${GAMES[game]?.nouns.place ?? t('moves.place')} ${n}`;
+  return DIRECTIONS[token] ? t(DIRECTIONS[token]) : GAMES[game]?.tokenWord?.(token) ?? token;
 }
 
 // A whole move's tokens in words ("c3 R" -> "cup 3, right"), for the engine's best move.
@@ -65,8 +66,8 @@ export function describeUpdate(game, update, names) {
     if (text && !parts.includes(text)) parts.push(text);
   }
   if (!parts.length && update.tokens) {
-    const name = names[update.seat] ?? `Seat ${update.seat + 1}`;
-    return `${name} is in the middle of a turn: ${moveWords(game, update.tokens)}…`;
+    const name = names[update.seat] ?? t('lobby.seat', { n: update.seat + 1 });
+    return t('moves.mid_turn', { name, move: moveWords(game, update.tokens) });
   }
   if (!parts.length) return '';
   // Sentences end with a full stop unless they end with their own (Plex!).
@@ -97,6 +98,6 @@ export function actionsByVersion(turns = []) {
 // An action in words: by its events where the record has them, else (an imported record, whose
 // entries have neither events nor versions) by its tokens: "Ana played cup 3, right".
 export function describeAction(game, turn, names) {
-  if (turn.version === undefined && !turn.events?.length && turn.tokens) return `${names[turn.seat] ?? `Seat ${turn.seat + 1}`} played ${moveWords(game, turn.tokens)}.`;
+  if (turn.version === undefined && !turn.events?.length && turn.tokens) return t('moves.played', { name: names[turn.seat] ?? t('lobby.seat', { n: turn.seat + 1 }), move: moveWords(game, turn.tokens) });
   return describeUpdate(game, historyUpdate(turn), names);
 }

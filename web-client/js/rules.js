@@ -17,7 +17,7 @@ export function rulesButton(game, text = t('rules.button')) {
 }
 
 export function openRules(game) {
-  const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': `${gameName(game)} rules` },
+  const dialog = h('dialog', { class: 'rules-dialog', 'aria-label': t('rules.title', { game: gameName(game) }) },
     rulesCard(game),
     h('form', { method: 'dialog', class: 'row' },
       h('a', { href: `#/rules/${game}`, target: '_blank', dataset: { testid: `rules-page-link-${game}` } }, t('rules.full')),

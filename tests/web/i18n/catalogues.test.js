@@ -92,17 +92,22 @@ describe('the catalogues', () => {
 // --- no English left in the converted modules ---------------------------------------------------
 // The modules moved to the catalogues so far; the others (the boards of Cups, Coin Duel and Njaka,
 // the rules pages' sections, the account forms, the profile, the leaderboard, the analysis words
-// and help, moves.js) still speak English and are the next part of issue 49.
+// and help) still speak English and are the next part of issue 49.
 const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js', 'room_view.js', 'room_actions.js',
   'room_seats.js', 'room_result.js', 'result.js', 'clock.js', 'chat_panel.js', 'errors.js', 'players.js', 'ratings.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
-  'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'boards/oanquan.js', 'boards/duovallis.js'];
+  'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
   ["'\\u2713'", 'the account mark, a sign'],
   ["`Seat ${i + 1}`", "the boards' default seat label, compared to tell a named side from a plain seat"],
   ["`Seat ${value + 1}`", "the same, in options.js"],
+  ["`presence ${away ? 'away' : 'here'}`", 'a class list'],
+  ["`square ${i}`", "a place's name, which view.js reads its number from (placeNumber)"],
+  ["`square ${i + 6}`", "a place's name, which view.js reads its number from (placeNumber)"],
+  ["`hole ${h}`", "a place's name, which view.js reads its number from (placeNumber)"],
+  ["`${token} ccw`", 'a move token of the protocol'],
 ]);
 
 // A literal that reads as words: a capital and a small letter, or two words with a space, and no
@@ -111,7 +116,9 @@ function userVisible(literal) {
   // What a template puts in from code is not its own words.
   const body = literal.slice(1, -1).replace(/\$\{(?:[^{}]|\{[^{}]*\})*\}/g, '');
   if (keyShaped.test(body) || /^[a-z_]+\.[a-z0-9_]*$/.test(body) || /^[#/.[]|^https?:|=|^[a-z-]+( [a-z-]+)*$/.test(body)) return false;
-  return /[A-Z][a-z]/.test(body) || /[a-z]{2,} [a-z]{2,}/i.test(body) || /[a-z]{3,}[.!?…]$/.test(body);
+  // A word put beside what the code fills in: `${n} points`.
+  const besideValue = literal.startsWith('`') && body !== literal.slice(1, -1) && /(^|\s)[a-z]{3,}(\s|$)/i.test(body);
+  return besideValue || /[A-Z][a-z]/.test(body) || /[a-z]{2,} [a-z]{2,}/i.test(body) || /[a-z]{3,}[.!?…]$/.test(body);
 }
 
 const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
@@ -138,6 +145,7 @@ describe('the converted modules', () => {
   it('the scanner sees a sentence put back', () => {
     assert.deepEqual(leftovers("h('p', {}, 'Waiting for players');"), ["'Waiting for players'"]);
     assert.deepEqual(leftovers('toast(`Reported: ${name}.`);'), ['`Reported: ${name}.`']);
+    assert.deepEqual(leftovers('return `${n + 10 * big} points`;'), ['`${n + 10 * big} points`']);
     assert.deepEqual(leftovers("h('a', { class: 'button quiet small', href: '#/history' }, t('history.all_games'));"), []);
   });
 });

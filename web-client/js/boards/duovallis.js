@@ -62,7 +62,7 @@ export const duovallisBoard = {
 
   spokenContent(content) {
     const [w, b] = [content.w ?? 0, content.b ?? 0];
-    return w || b ? `${w} white, ${b} black` : 'empty';
+    return w || b ? t('duovallis_board.mix', { w, b }) : t('duovallis_board.empty');
   },
 
   // White stones on the left half of the hole, black on the right, each with its number.
@@ -114,7 +114,7 @@ export const duovallisBoard = {
       }
       const capture = event.capture;
       if (capture) {
-        steps.push({ take: `d${capture.from}`, say: `${names[p]} captures` });
+        steps.push({ take: `d${capture.from}`, say: t('duovallis_board.captures', { name: names[p] }) });
         const gained = (capture.own_returned ?? 0) + (capture.exchanged ?? 0);
         if (gained) steps.push({ add: `d${capture.into}`, content: { [own]: gained } });
         steps.push({ set: `carry${p}`, content: { [foreign]: capture.carry_after ?? 0 } });
@@ -155,7 +155,7 @@ export const duovallis = {
   board: duovallisBoard,
   rules: DUOVALLIS_RULES,
   get sides() { return [t('duovallis_board.white'), t('duovallis_board.black')]; },
-  nouns: { item: 'stone', place: 'hole' },
+  nouns: { get item() { return t('duovallis_board.noun_item'); }, get place() { return t('duovallis_board.noun_place'); } },
   describeTurn,
   // The stones a player has on the board; no margin: the game is won by leaving the other without a move.
   score(state, seat) {

@@ -73,7 +73,7 @@ export const oanquanBoard = {
   countText(content, place) {
     const n = content.n ?? 0;
     const big = content.big ?? 0;
-    if (place.shape === 'tray') return `${n + 10 * big} points`;
+    if (place.shape === 'tray') return t('oanquan_board.tray_points', { count: n + 10 * big });
     return n ? String(n) : '';
   },
 
@@ -169,7 +169,7 @@ export const oanquan = {
     { id: 'daily', clock: { per_move_s: 86400 } },
   ],
   get sides() { return [t('oanquan_board.south'), t('oanquan_board.north')]; },
-  nouns: { item: 'counter', place: 'square' },
+  nouns: { get item() { return t('oanquan_board.noun_item'); }, get place() { return t('oanquan_board.noun_place'); } },
   describeTurn,
   describeEvent: (event, who) => (event.event === 'refill'
     ? t('oanquan_board.refill', { name: who(event.player), count: event.squares?.length ?? 0 }) : null),
