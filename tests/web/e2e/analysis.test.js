@@ -75,7 +75,7 @@ test('analyse a finished game, try other moves, take it away as text and bring i
   assert.equal(await ada.getByTestId('eval-graph').getAttribute('data-current'), String(marked));
   assert.match(await text(ada, 'hint-mark'), new RegExp(`^Move ${marked} was an? (inaccuracy|mistake|blunder) \\(it lost \\d\\.\\d\\d\\)`));
   assert.match(await text(ada, 'hint-eval'), /is better: \d\.\d\d|Even: \d\.\d\d|with best play/);
-  assert.match(await text(ada, 'hint-best'), /^Best move for \S+: /, 'says whose move it is');
+  assert.match(await text(ada, 'hint-best'), /^Best move for .+: /, 'says whose move it is');
   assert.ok(await ada.locator('[data-testid=board] .place.hint').count() > 0, 'the best move is pointed out on the board');
   await ada.getByText('About the analysis').click();
   await screenshot(ada, 'analysis-marked-1280');

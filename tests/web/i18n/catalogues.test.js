@@ -68,12 +68,13 @@ describe('the catalogues', () => {
     assert.equal(t('chat.muted', { name: 'Bo', count: 2 }), 'Muted: Bo (2 messages hidden)');
     assert.equal(aboutSpan(596), 'about 10 minutes');
     assert.equal(aboutSpan(42), '42 seconds');
+    assert.equal(t('replay.move_of', { n: 1, last: 12000 }), 'Move 1 of 12,000');
     assert.equal(formatList(['Ada', 'Bo', 'Cy']), 'Ada, Bo and Cy');
     setLanguage('de');
     assert.equal(t('lobby.days_ago', { count: 1 }), 'vor 1 Tag');
     assert.equal(t('lobby.days_ago', { count: 3 }), 'vor 3 Tagen');
     assert.equal(aboutSpan(596), 'etwa 10 Minuten');
-    assert.equal(t('result.wins_by', { name: 'Ada', margin: 1500, unit: 'Steine' }), 'Ada gewinnt mit 1.500 Steine Vorsprung');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: 1500, unit: 'Steine' }), 'Ada gewinnt mit 1500 Steine Vorsprung');
     setLanguage('vi');
     assert.equal(t('chat.muted', { name: 'Bo', count: 1 }), 'Đã ẩn: Bo (1 tin nhắn bị ẩn)');
     assert.equal(aboutSpan(596), 'khoảng 10 phút');

@@ -161,3 +161,12 @@ describe('the rating change of a rated game', () => {
     assert.equal(changeIn(undefined, 'a'), null);
   });
 });
+
+// A guest reading a rated invite hears at once that they can only watch (issue 49).
+describe('a rated invite to a guest', () => {
+  it('says watch-only before a name is picked', () => {
+    assert.match(inviteSentence({ host: 'Bashir', game: 'Cups', clock: '', status: 'waiting', rated: true, guest: true }),
+      /^Bashir invites you to Cups — a rated game: only players with an account sit in it, so as a guest you can watch it\./);
+    assert.equal(inviteSentence({ host: 'Bashir', game: 'Cups', clock: '', status: 'waiting', rated: true }), 'Bashir invites you to Cups');
+  });
+});

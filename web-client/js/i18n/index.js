@@ -71,7 +71,8 @@ export function t(key, params = {}) {
 
 const shown = (value) => (typeof value === 'number' ? formatNumber(value) : String(value));
 
-export const formatNumber = (n, options = {}) => new Intl.NumberFormat(current, options).format(n);
+// Grouped from five digits only (12,000): a rating reads 1500, not 1,500 or 1.500.
+export const formatNumber = (n, options = {}) => new Intl.NumberFormat(current, { useGrouping: 'min2', ...options }).format(n);
 
 // A list in the language's words: "Ada, Bo and Cy" / "Ada, Bo und Cy" / "Ada, Bo và Cy".
 // English without the serial comma, as the client always wrote it.
