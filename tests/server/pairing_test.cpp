@@ -1,7 +1,10 @@
 // Quick pairing through the real server (issue 47): seeks paired at once into a started room,
 // incompatible seeks never, and the ways a seek ends (cancel, the last connection closing, a seat
-// taken elsewhere); Njaka's fullest table first, a smaller one after the wait (on a fast clock).
+// taken elsewhere); Njaka's fullest table first, a smaller one after the wait (on a fast clock);
+// rated seeks far apart only once the range has widened, and never a player with one they muted.
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "harness.hpp"
 
@@ -199,6 +202,99 @@ TEST(QuickPairing, NjakaSeatsFourAtOnceThenThreeAfterTheWait) {
   EXPECT_EQ(room["options"]["players"], 3);
   EXPECT_EQ(players[5]->wait_for(is_room)["room"]["id"], room["id"]);
   EXPECT_EQ(players[6]->wait_for(is_room)["room"]["id"], room["id"]);
+}
+
+
+// ---- accounts: rated seeks and mutes -----------------------------------------------------
+
+const std::string kSeekerPassword = "tulip garden 42";
+
+// A new account's connection (its upgrade carries the session cookie) and its player id.
+struct Seeker {
+  std::string player_id;
+  std::string cookie;
+  std::unique_ptr<Client> client;
+};
+
+Seeker signed_up_seeker(unsigned short port, const std::string& name) {
+  const HttpReply reply = http_call(port, "POST", "/api/accounts", {{"name", name}, {"password", kSeekerPassword}});
+  EXPECT_EQ(reply.status, 201) << reply.text;
+  Seeker seeker{reply.body.value("player_id", ""), cookie_of(reply.set_cookie), nullptr};
+  seeker.client = std::make_unique<Client>(port, Client::Options{"", "", seeker.cookie});
+  seeker.client->request({{"type", "hello"}});
+  return seeker;
+}
+
+std::set<std::string> seated_players(const Json& room) {
+  std::set<std::string> ids;
+  for (const auto& seat : room["seats"]) ids.insert(seat.value("player_id", ""));
+  return ids;
+}
+
+// The `room` message a rated result sends once the new ratings are read: a seat rated anew.
+Json rerated_room(Client& client, const std::string& room_id) {
+  return client.wait_for([&](const Json& m) {
+    if (!is_room(m) || m["room"].value("id", "") != room_id) return false;
+    for (const auto& seat : m["room"]["seats"])
+      if (seat.value("rating", 1500) != 1500) return true;
+    return false;
+  })["room"];
+}
+
+// Ada beats Bo in a rated game, so their ratings end far apart (one game moves a newcomer's
+// rating by well over 100); their next rated seeks wait until the range has grown to the gap.
+// On a clock 20 times faster, every 5 s step of the range is a quarter of a real second.
+TEST(QuickPairing, RatedSeeksFarApartPairOnlyOnceTheRangeHasWidenedToTheirGap) {
+  constexpr int kSpeed = 20;
+  ServerProcess server(":memory:", {"--clock-speed", std::to_string(kSpeed)});
+  Seeker ada = signed_up_seeker(server.port(), "Ada");
+  Seeker bo = signed_up_seeker(server.port(), "Bo");
+  const Json rated = seek("cups", kBlitz, {{"rated", true}});
+  seek_id(*ada.client, rated);
+  seek_id(*bo.client, rated);
+  const std::string first = ada.client->wait_for(is_room)["room"]["id"];
+  ASSERT_EQ(bo.client->wait_for(is_room)["room"]["id"], first) << "equal ratings pair at once";
+  EXPECT_EQ(bo.client->request({{"type", "resign"}, {"room", first}})["type"], "update");
+  const Json rerated = rerated_room(*ada.client, first);
+  rerated_room(*bo.client, first);
+  double gap = 0;
+  for (const auto& seat : rerated["seats"]) gap = seat["player_id"] == ada.player_id ? gap + seat["rating"].get<double>()
+                                                                                      : gap - seat["rating"].get<double>();
+  ASSERT_GT(gap, 150) << rerated.dump();
+  ASSERT_LT(gap, 500) << "within the widest range: they pair in the end";
+
+  // The range first covers the gap after this many 5 s steps of the later seeker's wait.
+  const int steps = static_cast<int>(std::ceil((gap - 100) / 50));
+  const auto earliest = std::chrono::milliseconds(5000 * steps / kSpeed);
+  seek_id(*ada.client, rated);
+  const auto started = std::chrono::steady_clock::now();
+  seek_id(*bo.client, rated);
+  const Json room = ada.client->wait_for([&](const Json& m) { return is_room(m) && m["room"]["id"] != first; }, 20s)["room"];
+  const auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_GE(waited, earliest - 100ms) << "paired before the range reached their gap of " << gap;
+  EXPECT_EQ(room["rated"], true);
+  EXPECT_EQ(seated_players(room), (std::set<std::string>{ada.player_id, bo.player_id}));
+  EXPECT_EQ(bo.client->wait_for([&](const Json& m) { return is_room(m) && m["room"]["id"] != first; })["room"]["id"],
+            room["id"]);
+}
+
+// Ada muted Bo: their seeks wait side by side, and Cy, who comes next, gets Ada.
+TEST(QuickPairing, PlayersWhereOneMutedTheOtherAreNeverPaired) {
+  ServerProcess server;
+  Seeker ada = signed_up_seeker(server.port(), "Ada");
+  Seeker bo = signed_up_seeker(server.port(), "Bo");
+  Seeker cy = signed_up_seeker(server.port(), "Cy");
+  const HttpReply muted = http_call(server.port(), "PUT", "/api/account/mutes/" + bo.player_id, {{"name", "Bo"}},
+                                    {{"Cookie", ada.cookie}});
+  ASSERT_EQ(muted.status, 200) << muted.text;
+  seek_id(*ada.client, seek("cups"));
+  seek_id(*bo.client, seek("cups"));  // a pair that fits in every way but the mute
+  seek_id(*cy.client, seek("cups"));
+  const Json room = cy.client->wait_for(is_room)["room"];
+  EXPECT_EQ(seated_players(room), (std::set<std::string>{ada.player_id, cy.player_id}));
+  EXPECT_EQ(ada.client->wait_for(is_room)["room"]["id"], room["id"]);
+  // A pairing of Ada and Bo would have happened on Bo's seek, before Cy's: any room is here by now.
+  EXPECT_TRUE(bo.client->nothing_matching(is_room, 200ms)) << "Bo was paired although Ada muted him";
 }
 
 }  // namespace quick_pairing

@@ -228,5 +228,62 @@ TEST_F(SeekPoolTest, ASeekIsComparedOnlyWithItsOwnKind) {
   EXPECT_LE(compared, 2) << "one compatible seeker, asked both ways round";
 }
 
+// ---- the mild playban -------------------------------------------------------------------
+
+TEST_F(SeekPoolTest, OneGameLeftUnplayedCostsNothing) {
+  pool.note_unplayed("ada");
+  EXPECT_EQ(pool.playban_delay("ada"), 0s);
+  add("ada", cups());
+  EXPECT_TRUE(add("bo", cups()).table) << "anyone may leave a game once";
+}
+
+TEST_F(SeekPoolTest, TwoGamesLeftUnplayedMakeTheSeekWaitWhileOthersArePairedFirst) {
+  pool.note_unplayed("ada");
+  now += 1h;
+  pool.note_unplayed("ada");
+  EXPECT_EQ(pool.playban_delay("ada"), 30s);
+  add("ada", cups());
+  EXPECT_FALSE(add("bo", cups()).table) << "ada's seek is not considered yet";
+  const auto cy = add("cy", cups());
+  ASSERT_TRUE(cy.table) << "bo and cy, who came after ada, are paired first";
+  EXPECT_EQ(players(*cy.table), (std::vector<std::string>{"bo", "cy"}));
+  add("di", cups());
+  now += 29s;
+  EXPECT_TRUE(pool.pair_waiting().empty()) << "not before the 30 s";
+  now += 1s;
+  const auto tables = pool.pair_waiting();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(players(tables[0]), (std::vector<std::string>{"ada", "di"}));
+}
+
+TEST_F(SeekPoolTest, ThePlaybanGrowsWithTheCountIsCappedAndForgetsAfterADay) {
+  EXPECT_EQ(playban_delay_for(1), 0s);
+  EXPECT_EQ(playban_delay_for(2), 30s);
+  EXPECT_EQ(playban_delay_for(3), 60s);
+  EXPECT_EQ(playban_delay_for(7), 180s);
+  EXPECT_EQ(playban_delay_for(50), 180s) << "capped: mild, never a ban";
+  for (int i = 0; i < 3; ++i) {
+    pool.note_unplayed("ada");
+    now += 1h;
+  }
+  EXPECT_EQ(pool.playban_delay("ada"), 60s);
+  now += 21h;  // the first game left is now 24 h old
+  EXPECT_EQ(pool.playban_delay("ada"), 30s);
+  now += 2h;
+  EXPECT_EQ(pool.playban_delay("ada"), 0s);
+  EXPECT_EQ(pool.playban_delay("bo"), 0s);
+}
+
+TEST_F(SeekPoolTest, APlaybannedRatedSeeksRangeWidensFromWhenItIsConsidered) {
+  pool.note_unplayed("ada");
+  pool.note_unplayed("ada");
+  add("ada", cups(protocol::ClockChoice{300, 3, 0}, true), {2}, 1500);
+  add("bo", cups(protocol::ClockChoice{300, 3, 0}, true), {2}, 1650);
+  now += 30s;
+  EXPECT_TRUE(pool.pair_waiting().empty()) << "ada's seek has only just arrived: the range is 100";
+  now += 5s;
+  EXPECT_EQ(pool.pair_waiting().size(), 1u);
+}
+
 }  // namespace
 }  // namespace mancala::server

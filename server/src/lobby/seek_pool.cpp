@@ -17,6 +17,11 @@ double rating_range(std::chrono::nanoseconds waited) {
   return std::min(SeekPool::kMaxRange, SeekPool::kStartRange + SeekPool::kRangeStep * static_cast<double>(steps));
 }
 
+std::chrono::seconds playban_delay_for(int unplayed) {
+  if (unplayed < SeekPool::kPlaybanFrom) return std::chrono::seconds(0);
+  return std::min(SeekPool::kPlaybanCap, SeekPool::kPlaybanStep * (unplayed - SeekPool::kPlaybanFrom + 1));
+}
+
 SeekPool::SeekPool(Now now, Avoids avoids, std::string id_prefix)
     : now_(std::move(now)), avoids_(std::move(avoids)), id_prefix_(std::move(id_prefix)) {}
 
@@ -35,7 +40,8 @@ std::variant<SeekPool::Added, protocol::Error> SeekPool::add(const std::string& 
     bucket.kind = kind;
     bucket.order = next_order_++;
   }
-  Seeker seeker{id_prefix_ + std::to_string(++next_id_), player_id, std::move(seats), rating, now_()};
+  const SystemTime since = now_() + playban_delay(player_id);
+  Seeker seeker{id_prefix_ + std::to_string(++next_id_), player_id, std::move(seats), rating, since};
   held.emplace_back(seeker.seek_id, key);
   bucket.seekers.push_back(seeker);
   ++seeks_;
@@ -49,6 +55,7 @@ std::variant<SeekPool::Added, protocol::Error> SeekPool::add(const std::string& 
 }
 
 bool SeekPool::may_sit(const Seeker& seeker, int size, SystemTime now) const {
+  if (now < seeker.since) return false;  // a playban's delay is not over yet
   if (!std::binary_search(seeker.seats.begin(), seeker.seats.end(), size)) return false;
   const auto larger = seeker.seats.end() - std::upper_bound(seeker.seats.begin(), seeker.seats.end(), size);
   return now - seeker.since >= kWaitPerSizeGivenUp * larger;
@@ -118,6 +125,21 @@ std::vector<Table> SeekPool::pair_waiting() {
     }
   }
   return tables;
+}
+
+void SeekPool::note_unplayed(const std::string& player_id) {
+  playban_delay(player_id);  // drops what fell out of the window
+  unplayed_[player_id].push_back(now_());
+}
+
+std::chrono::seconds SeekPool::playban_delay(const std::string& player_id) {
+  const auto it = unplayed_.find(player_id);
+  if (it == unplayed_.end()) return std::chrono::seconds(0);
+  const auto cutoff = now_() - kPlaybanWindow;
+  std::erase_if(it->second, [cutoff](SystemTime at) { return at <= cutoff; });
+  const int count = static_cast<int>(it->second.size());
+  if (count == 0) unplayed_.erase(it);
+  return playban_delay_for(count);
 }
 
 bool SeekPool::may_pair_later() const {

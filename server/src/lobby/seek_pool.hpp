@@ -17,7 +17,10 @@
 //   largest size they accept only after waiting kWaitPerSizeGivenUp for each accepted larger
 //   size (Njaka [2,3,4]: a table of 3 after 15 s, of 2 after 30 s);
 // - never a player with themselves (two tabs), nor with someone either of them avoids (muted);
-// - at most protocol::kMaxSeeksPerPlayer seeks per player.
+// - at most protocol::kMaxSeeksPerPlayer seeks per player;
+// - a mild playban: a player who left kPlaybanFrom or more paired games unplayed in the last
+//   kPlaybanWindow has every new seek considered only kPlaybanStep later for each such game
+//   beyond the first, up to kPlaybanCap (2 games: 30 s, 3: 60 s, ... 7 or more: 3 min).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -48,6 +51,8 @@ struct Seeker {
   std::string player_id;
   std::vector<int> seats;  // the table sizes accepted, ascending
   double rating = 0;       // compared only in rated buckets
+  // When the seek counts as arrived: when it was made, or a playban's delay later. Before it
+  // the seek waits unseen; every wait (the rating range's, Njaka's) is counted from it.
   SystemTime since;
 };
 
@@ -65,6 +70,10 @@ class SeekPool {
   static constexpr std::chrono::seconds kRangeStepEvery{5};
   static constexpr double kMaxRange = 500;
   static constexpr std::chrono::seconds kWaitPerSizeGivenUp{15};
+  static constexpr int kPlaybanFrom = 2;
+  static constexpr std::chrono::hours kPlaybanWindow{24};
+  static constexpr std::chrono::seconds kPlaybanStep{30};
+  static constexpr std::chrono::seconds kPlaybanCap{180};
 
   using Now = std::function<SystemTime()>;
   // True when `player` will not play `other` (muted them). Asked both ways round.
@@ -88,6 +97,10 @@ class SeekPool {
   int cancel_all(const std::string& player_id);
   // The tables that the time waited made possible since the seeks arrived.
   std::vector<Table> pair_waiting();
+  // The player left a paired game unplayed (ended it before their first move): their later
+  // seeks wait playban_delay before they are considered.
+  void note_unplayed(const std::string& player_id);
+  std::chrono::seconds playban_delay(const std::string& player_id);
   // Whether pair_waiting may find a table later: some bucket holds seekers of two players.
   bool may_pair_later() const;
 
@@ -123,9 +136,14 @@ class SeekPool {
   std::uint64_t next_order_ = 0;
   std::size_t seeks_ = 0;
   std::unordered_map<std::string, Bucket> buckets_;  // by SeekKind::key
+  // When each player left paired games unplayed, oldest first, within kPlaybanWindow.
+  std::unordered_map<std::string, std::vector<SystemTime>> unplayed_;
   // Each player's seeks: (seek id, bucket key).
   std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> by_player_;
 };
+
+// The playban's delay for a player who left `unplayed` paired games unplayed within the window.
+std::chrono::seconds playban_delay_for(int unplayed);
 
 // The widest rating difference a rated pair may have once the shorter-waiting has waited `waited`.
 double rating_range(std::chrono::nanoseconds waited);
