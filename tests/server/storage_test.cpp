@@ -285,8 +285,11 @@ TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
     EXPECT_FALSE(accounts.account_name_like("carla"));
     accounts.create_account({"p3", true, "carla", "hash-3", "session-3", std::string(64, 't')});
   }
-  // The database as it was before the skeletons: no column, one migration fewer.
-  const char* const kBefore = "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
+  // The database as it was before the skeletons: no column, nor the tables of the migrations
+  // after it (tournaments), and those migrations fewer.
+  const char* const kBefore =
+      "DROP TABLE tournament_pairings; DROP TABLE tournament_players; DROP TABLE tournaments; "
+      "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
   if (GetParam() == "postgresql")
     PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 11");
   else
@@ -319,6 +322,61 @@ TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) 
   const std::string newest = "https://push.example/n" + std::to_string(PushSubscriptions::kPerPlayer + 2);
   EXPECT_TRUE(std::any_of(kept.begin(), kept.end(), [&](const auto& s) { return s.endpoint == newest; }))
       << "the newest stays";
+}
+
+// Tournaments on both backends (issue 48): a tournament found and listed by status, players in
+// joining order with their standings, pairings whose end stores the points in one transaction.
+TEST_P(StorageTest, TournamentsTheirPlayersAndPairings) {
+  auto storage = open();
+  for (const char* id : {"p1", "p2", "p3"})
+    ASSERT_TRUE(wait([&](auto done) { storage->create_player({id, id, std::string(64, id[1])}, done); }));
+  auto& tournaments = storage->tournaments();
+  StoredTournament arena{"t1", "Hourly Cups", "cups", Json{{"seeds", 4}}, Json{{"initial_s", 60}, {"increment_s", 0}},
+                         "arena", false, "upcoming", "2026-01-01T10:00:00.000Z", 30, "", "p1",
+                         "2026-01-01T09:00:00.000Z"};
+  tournaments.create(arena);
+  StoredTournament robin = arena;
+  robin.id = "t2";
+  robin.kind = "round_robin";
+  robin.starts_at = "2026-01-02T10:00:00.000Z";
+  tournaments.create(robin);
+  const auto found = tournaments.find("t1");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->name, "Hourly Cups");
+  EXPECT_EQ(found->options, (Json{{"seeds", 4}}));
+  EXPECT_EQ(found->clock["initial_s"], 60);
+  EXPECT_EQ(found->minutes, 30);
+  EXPECT_FALSE(tournaments.find("t9"));
+  EXPECT_EQ(tournaments.list("", 10).size(), 2u);
+  tournaments.set_status("t1", "running", "2026-01-01T10:30:00.000Z");
+  const auto running = tournaments.list("running", 10);
+  ASSERT_EQ(running.size(), 1u);
+  EXPECT_EQ(running[0].ends_at, "2026-01-01T10:30:00.000Z");
+  EXPECT_EQ(tournaments.list("upcoming", 10)[0].id, "t2");
+
+  tournaments.save_entrant("t1", {"p2", "bo", 0, 0, 0, false, ""});
+  tournaments.save_entrant("t1", {"p1", "ada", 0, 0, 0, false, ""});
+  tournaments.save_entrant("t1", {"p3", "cy", 0, 0, 0, false, ""});
+  EXPECT_TRUE(tournaments.remove_entrant("t1", "p3"));
+  EXPECT_FALSE(tournaments.remove_entrant("t1", "p3"));
+  tournaments.add_pairing("t1", {"room-a", {"p2", "p1"}, false});
+  tournaments.finish_pairing("t1", "room-a", {{"p2", "bo", 2, 1, 1, false, "p1"}, {"p1", "ada", 0, 0, 1, true, "p2"}});
+  tournaments.add_pairing("t1", {"room-b", {"p1", "p2"}, false});
+  const auto entrants = tournaments.entrants("t1");
+  ASSERT_EQ(entrants.size(), 2u);
+  EXPECT_EQ(entrants[0].player_id, "p2") << "joining order, kept by a new standing";
+  EXPECT_EQ(entrants[0].score, 2);
+  EXPECT_EQ(entrants[0].streak, 1);
+  EXPECT_EQ(entrants[1].games, 1);
+  EXPECT_TRUE(entrants[1].paused);
+  EXPECT_EQ(entrants[1].last_opponent, "p2");
+  const auto pairings = tournaments.pairings("t1");
+  ASSERT_EQ(pairings.size(), 2u);
+  EXPECT_EQ(pairings[0].room_id, "room-a");
+  EXPECT_TRUE(pairings[0].finished);
+  EXPECT_EQ(pairings[0].players, (std::vector<std::string>{"p2", "p1"}));
+  EXPECT_FALSE(pairings[1].finished);
+  EXPECT_TRUE(storage->tournaments().entrants("t2").empty());
 }
 
 // Chat on both backends: an account's mutes (in order, once each, undone) and an operator's

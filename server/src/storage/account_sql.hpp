@@ -10,6 +10,7 @@
 #include "analysis_store.hpp"
 #include "chat_store.hpp"
 #include "push_subscriptions.hpp"
+#include "tournament_store.hpp"
 
 namespace mancala::server {
 
@@ -32,6 +33,8 @@ template <class Connection>
 std::unique_ptr<PushSubscriptions> make_push_subscriptions(SqlAccess<Connection> access);
 template <class Connection>
 std::unique_ptr<AnalysisStore> make_analysis_store(SqlAccess<Connection> access);
+template <class Connection>
+std::unique_ptr<TournamentStore> make_tournament_store(SqlAccess<Connection> access);
 
 // Stores each person seat's outcome and, for a rated game, every account's new Glicko-2
 // rating and its point in the history. A game counts once: its history rows are keyed by game.

@@ -263,6 +263,48 @@ constexpr const char* kAnalysisAskerMigration = R"sql(
   ALTER TABLE analyses ADD COLUMN requested_from TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Tournaments (issue 48), the same for both databases: each tournament; its players, in the
+// order they joined, with their standing (score, the arena's streak of wins, finished games,
+// paused) and the name they joined under; and its pairings, the rooms it opened, each with its
+// players by seat. A pairing is marked finished in the transaction that stores its points.
+constexpr const char* kTournamentsMigration = R"sql(
+  CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    clock TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('arena', 'round_robin')),
+    rated INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('upcoming', 'running', 'finished')),
+    starts_at TEXT NOT NULL,
+    minutes INTEGER NOT NULL,
+    ends_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+  CREATE INDEX tournaments_by_status ON tournaments(status, starts_at);
+  CREATE TABLE tournament_players (
+    tournament_id TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    name TEXT NOT NULL,
+    joined INTEGER NOT NULL,
+    score DOUBLE PRECISION NOT NULL,
+    streak INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    paused INTEGER NOT NULL,
+    last_opponent TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, player_id)
+  );
+  CREATE TABLE tournament_pairings (
+    tournament_id TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+    room_id TEXT NOT NULL,
+    players TEXT NOT NULL,
+    finished INTEGER NOT NULL,
+    opened INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, room_id)
+  );
+)sql";
 
 // PostgreSQL only: a move's row no longer checks its game through a foreign key. The check was a
 // fifth of the backend's CPU a move (a trigger running a query and locking the game's row), and
@@ -300,6 +342,7 @@ const std::vector<Migration>& history() {
       {"who asked for each analysis (issue 46)", kAnalysisAskerMigration, kAnalysisAskerMigration},
       {"a reporter reports a chat line once (issue 46)", kOneReportSqlite, kOneReportPostgres},
       {"accounts' name skeletons (issue 46)", kNameSkeletonMigration, kNameSkeletonMigration, true},
+      {"tournaments, their players and pairings (issue 48)", kTournamentsMigration, kTournamentsMigration},
   };
   return all;
 }

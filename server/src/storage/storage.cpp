@@ -139,6 +139,7 @@ class SqlStorage final : public Storage {
   ChatStore& chat() override { return *chat_; }
   PushSubscriptions& push_subscriptions() override { return *push_subscriptions_; }
   AnalysisStore& analyses() override { return *analyses_; }
+  TournamentStore& tournaments() override { return *tournaments_; }
   bool healthy() override;
   StorageTrouble trouble() const override { return writer_->trouble(); }
   void stop() override;
@@ -161,6 +162,7 @@ class SqlStorage final : public Storage {
   std::unique_ptr<ChatStore> chat_;
   std::unique_ptr<PushSubscriptions> push_subscriptions_;
   std::unique_ptr<AnalysisStore> analyses_;
+  std::unique_ptr<TournamentStore> tournaments_;
 };
 
 template <class Dialect>
@@ -182,6 +184,7 @@ SqlStorage<Dialect>::SqlStorage(const std::string& path, Histogram& commit_laten
   chat_ = make_chat_store<Connection>(access);
   push_subscriptions_ = make_push_subscriptions<Connection>(access);
   analyses_ = make_analysis_store<Connection>(access);
+  tournaments_ = make_tournament_store<Connection>(access);
 }
 
 template <class Dialect>

@@ -19,6 +19,7 @@
 #include "push_subscriptions.hpp"
 #include "storage_trouble.hpp"
 #include "stored_game.hpp"
+#include "tournament_store.hpp"
 
 namespace mancala::server {
 
@@ -115,6 +116,8 @@ class Storage {
   virtual PushSubscriptions& push_subscriptions() = 0;
   // Game analyses (analysis_store.hpp).
   virtual AnalysisStore& analyses() = 0;
+  // Tournaments, their players and pairings (tournament_store.hpp).
+  virtual TournamentStore& tournaments() = 0;
   virtual bool healthy() = 0;
   // Why writes fail just now (the last one failed because the database could not be reached
   // or its disk was full); `none` while they succeed.
