@@ -702,8 +702,8 @@ TEST_F(WalCheckpointerTest, AfterALongReaderTheWalStartsOverAndShrinks) {
 // schema.cpp writes each table once for both databases: fresh ones have the same tables and
 // columns, and each keeps the number of steps it shipped with (PostgreSQL has one of its own).
 TEST(Schema, BothDatabasesHaveTheSameTablesAndColumns) {
-  EXPECT_EQ(migrations(Dialect::sqlite).size(), 11u);
-  EXPECT_EQ(migrations(Dialect::postgresql).size(), 12u);
+  EXPECT_EQ(migrations(Dialect::sqlite).size(), 12u);
+  EXPECT_EQ(migrations(Dialect::postgresql).size(), 13u);
   const auto dir = fresh_directory("mancala-schema-");
   const std::string sqlite_path = (dir / "s.db").string();
   const std::string postgres_url = testing::TempPostgres::shared().create_database();
