@@ -7,15 +7,26 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/common.sh
 
-ensure_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-ensure_web_test_packages
-MANCALA_BROWSER_TESTS=ON build
-ctest --test-dir build --output-on-failure -j 2 "$@"
+# Where CI's time goes: each stage's seconds, printed as it ends and once more at the end.
+STAGE_TIMES=()
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  STAGE_TIMES+=("$name: $((SECONDS - start)) s")
+  echo "== stage $name took $((SECONDS - start)) s"
+}
+
+stage install ensure_packages "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+stage web-packages ensure_web_test_packages
+MANCALA_BROWSER_TESTS=ON stage build build
+stage tests ctest --test-dir build --output-on-failure -j 2 "$@"
 
 # The same C++ tests again under ASan+UBSan, in their own build folder (browser tests left out).
 # MANCALA_SKIP_SANITIZERS=1 skips this stage for a quick local run; CI always runs it.
 if [ "${MANCALA_SKIP_SANITIZERS:-0}" != 1 ]; then
-  build_sanitized
+  stage sanitized-build build_sanitized
   UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS"
+    stage sanitized-tests ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS"
 fi
+printf '== %s\n' "${STAGE_TIMES[@]}"
