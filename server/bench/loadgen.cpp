@@ -20,7 +20,10 @@
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
 // share of the cores. --floor adds the floor server (floor_server.hpp) to every round: the
 // least a durable move costs on this machine, mancala-server's overhead being the gap.
-// --spectators N: the fan-out mode (fanout.hpp). What the modes share is
+// --spectators N: the fan-out mode (fanout.hpp). --seekers N: quick pairing (issue 47): N
+// seekers wait, each alone in a set-up of its own (games and clocks spread), then N/2 more
+// arrive at 1,000 a second, each compatible with one waiting seeker; printed: the time from an
+// arriving seek to both `room` messages, p50/p99, and the server's CPU per pairing. What the modes share is
 // in loadgen_parts.hpp.
 #include <fcntl.h>
 #include <signal.h>
@@ -977,6 +980,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--capacity") options.capacity = std::stoi(value);
     else if (flag == "--idle") options.idle = std::stoi(value);
     else if (flag == "--spectators") options.spectators = std::stoi(value);
+    else if (flag == "--seekers") options.seekers = std::stoi(value);
     else if (flag == "--db") options.db = value;
     else if (flag == "--connect") options.connect = value;
     else if (flag == "--half-rate") options.half_rate = std::stod(value);
@@ -991,6 +995,101 @@ Options parse(int argc, char** argv) {
     throw std::invalid_argument(
         "--bot-rooms and --analyses must be at least 0, --bot-level 1 to 5, --bot-threads at least 1");
   return options;
+}
+
+// ---- quick pairing: many waiting seekers, 1,000 arriving a second ------------------------------
+
+// Seeker i's seek: a set-up no other waiting seeker has (two games, a spread of clocks).
+std::string seek_text(int i) {
+  static const char* const kGames[] = {"cups", "oanquan"};
+  constexpr int kMinInitial = 60, kMaxInitial = 10800;  // seconds, within the protocol's range
+  const int initial = kMinInitial + (i / 2) % (kMaxInitial - kMinInitial);
+  const int increment = (i / 2) / (kMaxInitial - kMinInitial);
+  return std::string(R"({"type":"seek","id":"s","game":")") + kGames[i % 2] + R"(","clock":{"initial_s":)" +
+         std::to_string(initial) + R"(,"increment_s":)" + std::to_string(increment) + "}}";
+}
+
+// Opens `count` connections that said hello; `on_message(i, text)` hears connection i.
+std::vector<std::unique_ptr<Connection>> open_seekers(net::io_context& io, unsigned short port, int count,
+                                                      const std::function<void(int, std::string_view)>& on_message) {
+  std::vector<std::unique_ptr<Connection>> connections;
+  int welcomed = 0;
+  for (int i = 0; i < count; ++i) {
+    connections.push_back(std::make_unique<Connection>(io, port));
+    connections.back()->start([&welcomed, on_message, i](std::string_view text) {
+      if (text.starts_with(R"({"type":"welcome")")) ++welcomed;
+      else on_message(i, text);
+    });
+    connections.back()->send(R"({"type":"hello","id":"h","name":"Seeker"})");
+    if (i % 256 == 255) io.poll();
+  }
+  const auto deadline = Clock::now() + std::chrono::minutes(2);
+  while (welcomed < count && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(50));
+  if (welcomed < count) throw std::runtime_error("only " + std::to_string(welcomed) + " welcomes arrived");
+  return connections;
+}
+
+int run_seekers(const Options& options) {
+  mancala::bench::raise_descriptor_limit();
+  const int waiting = options.seekers, arriving = options.seekers / 2;
+  constexpr double kArrivalsPerSecond = 1000;
+  std::printf("quick pairing: %d waiting seekers (one per set-up), %d arriving at %.0f/s, %d server threads\n",
+              waiting, arriving, kArrivalsPerSecond, options.server_threads);
+  const auto dir = scratch_dir();
+  {
+    const ScratchDatabase database(options, dir);
+    ServerProcess server(options, database.url());
+    net::io_context io;
+    int seeking = 0;
+    std::vector<Clock::time_point> sent(static_cast<std::size_t>(arriving));
+    std::vector<Clock::time_point> done(static_cast<std::size_t>(arriving));
+    std::vector<int> rooms(static_cast<std::size_t>(arriving), 0);  // `room`s heard for pairing i (of 2)
+    int paired = 0;
+    const auto heard = [&](int pairing, std::string_view text) {
+      if (text.starts_with(R"({"type":"seeking")")) return void(++seeking);
+      if (!text.starts_with(R"({"type":"room")")) return;
+      auto& count = rooms[static_cast<std::size_t>(pairing)];
+      if (++count == 2) {
+        done[static_cast<std::size_t>(pairing)] = Clock::now();
+        ++paired;
+      }
+    };
+    auto waiters = open_seekers(io, server.port(), waiting, [&](int i, std::string_view text) {
+      if (i < arriving) heard(i, text);  // paired by arrival i
+      else if (text.starts_with(R"({"type":"seeking")")) ++seeking;  // waits to the end
+    });
+    for (int i = 0; i < waiting; ++i) {
+      waiters[static_cast<std::size_t>(i)]->send(seek_text(i));
+      if (i % 256 == 255) io.poll();
+    }
+    const auto deadline = Clock::now() + std::chrono::minutes(2);
+    while (seeking < waiting && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(50));
+    if (seeking < waiting) throw std::runtime_error("only " + std::to_string(seeking) + " seeks were taken");
+    auto arrivals = open_seekers(io, server.port(), arriving, heard);
+    const double cpu_before = server.cpu_seconds();
+    const auto start = Clock::now();
+    for (int i = 0; i < arriving; ++i) {  // arrival i is compatible with waiting seeker i only
+      const auto due = start + std::chrono::microseconds(static_cast<std::int64_t>(i * 1e6 / kArrivalsPerSecond));
+      while (Clock::now() < due) io.run_for(due - Clock::now());
+      sent[static_cast<std::size_t>(i)] = Clock::now();
+      arrivals[static_cast<std::size_t>(i)]->send(seek_text(i));
+    }
+    while (paired < arriving && Clock::now() < deadline + std::chrono::minutes(1)) io.run_for(std::chrono::milliseconds(20));
+    const double cpu = server.cpu_seconds() - cpu_before;
+    if (paired < arriving) throw std::runtime_error("only " + std::to_string(paired) + " of " + std::to_string(arriving) + " were paired");
+    std::vector<double> ms;
+    for (int i = 0; i < arriving; ++i)
+      ms.push_back(std::chrono::duration<double, std::milli>(done[static_cast<std::size_t>(i)] - sent[static_cast<std::size_t>(i)]).count());
+    std::sort(ms.begin(), ms.end());
+    std::printf("seekers %d waiting, %d paired at %.0f/s: seek to both rooms p50 %.2f ms, p99 %.2f ms (goal <= 50); "
+                "server CPU %.0f us per pairing\n",
+                waiting, arriving, kArrivalsPerSecond, percentile(ms, 0.50), percentile(ms, 0.99), cpu * 1e6 / arriving);
+    for (auto& connection : waiters) connection->close();
+    for (auto& connection : arrivals) connection->close();
+    io.run_for(std::chrono::milliseconds(200));
+  }
+  std::filesystem::remove_all(dir);
+  return 0;
 }
 
 int run_impact(const Options& options) {
@@ -1017,6 +1116,7 @@ int main(int argc, char** argv) {
                  "                       [--bot-budget adaptive|full]] [--analyses N] [--capacity MAX_PLAYERS]\n"
                  "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S] [--floor]\n"
                  "       mancala-loadgen --spectators N [--seconds S] [--pin]   (fan-out: fanout.hpp)\n"
+                 "       mancala-loadgen --seekers N [--threads T] [--db postgresql://…]   (quick pairing)\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
@@ -1027,6 +1127,7 @@ int main(int argc, char** argv) {
     if (options.capacity > 0) return run_capacity(options);
     if (options.idle > 0) return run_idle(options);
     if (options.spectators > 0) return mancala::bench::run_fanout(options);
+    if (options.seekers > 0) return run_seekers(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",
                 options.rooms, options.seconds, options.server_threads, options.pin ? ", pinned" : "", options.rounds);
     std::vector<double> ratios, p99s, limits, floor_ratios, of_floor, floor_p99s;

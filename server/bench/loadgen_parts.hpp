@@ -60,6 +60,7 @@ struct Options {
   double half_rate = 0;  // --half-rate: the "half load" at this many moves/s, for comparing two builds
   bool floor = false;    // --floor: each round also runs the floor server (floor_server.hpp)
   int spectators = 0;    // > 0: the fan-out mode, one game watched by this many (fanout.hpp)
+  int seekers = 0;       // > 0: the quick pairing mode with this many waiting seekers
 };
 
 // Where a generator connection goes: a server this process started (on loopback), or one given

@@ -117,6 +117,26 @@ TEST(ClusterRegistry, AGracefulStopFreesTheRoomsAtOnce) {
   EXPECT_EQ(b.live_processes(), (std::vector<std::pair<std::string, std::string>>{{"b", "b:1"}}));
 }
 
+// The seek pool (quick pairing) has one holder at a time: the first to claim it; a survivor
+// once the holder's lease ran out; never a process whose own lease ran out.
+TEST(ClusterRegistry, TheSeekPoolHasOneHolderAndASurvivorTakesItOver) {
+  const std::string db = database_with_games({});
+  ClusterRegistry a(db, "a", 60s);
+  ClusterRegistry b(db, "b", 60s);
+  a.register_self("a:1");
+  b.register_self("b:1");
+  EXPECT_TRUE(a.claim_seek_pool());
+  EXPECT_TRUE(a.claim_seek_pool()) << "claiming it again keeps it";
+  EXPECT_FALSE(b.claim_seek_pool()) << "a live process holds it";
+  end_lease(db, "a");
+  wait_lease_ran_out(b, "a");
+  EXPECT_FALSE(a.claim_seek_pool()) << "a process whose lease ran out takes nothing";
+  EXPECT_TRUE(b.claim_seek_pool()) << "the survivor takes it";
+  a.register_self("a:1");  // a restart
+  EXPECT_FALSE(a.claim_seek_pool()) << "and cannot take it back from a live holder";
+  EXPECT_TRUE(b.claim_seek_pool());
+}
+
 // Storage's write fence: a game created by a process gets its owner row in the same
 // transaction, and once the room has moved to another process its appends are refused.
 std::shared_ptr<const StoredAction> move_action(std::int64_t version) {

@@ -257,6 +257,10 @@ TEST(BusMessages, EveryKindReadsBackAsWritten) {
       bus::LobbyHello{"host-2-b"},
       bus::Taken{"host-2-b", {"r1", "r2"}},
       bus::SessionsEnded{"host-2-b", {std::string(64, 'a'), std::string(64, 'b')}},
+      bus::PlayersChanged{"host-2-b", {"p-ada"}},
+      bus::PoolTaken{"host-2-b"},
+      bus::Reseek{"host-1-a", 3, "p-ada", "sAbC-7", "{\"type\":\"seek\",\"game\":\"cups\"}", {}},
+      bus::Seated{"host-1-a", {"p-ada", "p-bo"}},
   };
   for (const auto& message : messages) {
     const bus::Message back = bus::read(bus::write(message));

@@ -227,6 +227,9 @@ int run_server(const Config& config) {
     hub.share_database_with_other_processes();
     hub.restore_rooms([&membership](const std::string& room_id) { return membership->claim(room_id); });
     router->start();
+    // The cluster's one seek pool (quick pairing): ours when nobody live holds it; a process
+    // that takes it from a dead holder is sent the others' seeks again.
+    if (membership->claim_seek_pool()) hub.seek_pool_held(true);
   } else {
     hub.restore_rooms();
   }
@@ -280,7 +283,8 @@ int run_server(const Config& config) {
                       {[&hub](const std::vector<std::string>& rooms) { return hub.take_over_rooms(rooms); },
                        [&hub] { return hub.room_ids(); },
                        [&hub](const std::vector<std::string>& rooms) { hub.give_up_rooms(rooms); },
-                       [] { std::raise(SIGTERM); }});
+                       [] { std::raise(SIGTERM); },
+                       [&hub](bool held) { hub.seek_pool_held(held); }});
 
   std::vector<std::thread> threads;
   for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io, i] {

@@ -151,6 +151,12 @@ std::string write(const Message& message) {
           [](const Taken& m) { return with_body({"taken", m.from}, join(m.rooms)); },
           [](const SessionsEnded& m) { return with_body({"ended", m.from}, join(m.session_hashes)); },
           [](const PlayersChanged& m) { return with_body({"players", m.from}, join(m.player_ids)); },
+          [](const PoolTaken& m) { return join({"pool", m.from}); },
+          [](const Reseek& m) {
+            return with_body({"reseek", m.from, std::to_string(m.number), m.player_id, m.seek_id, who_word(m.who)},
+                             m.text);
+          },
+          [](const Seated& m) { return with_body({"seated", m.from}, join(m.player_ids)); },
       },
       message);
 }
@@ -169,6 +175,9 @@ Message read(const std::string& payload) {
   if (kind == "taken") return Taken{p.word(1), words_of(p.body)};
   if (kind == "ended") return SessionsEnded{p.word(1), words_of(p.body)};
   if (kind == "players") return PlayersChanged{p.word(1), words_of(p.body)};
+  if (kind == "pool") return PoolTaken{p.word(1)};
+  if (kind == "reseek") return Reseek{p.word(1), p.number(2), p.word(3), p.word(4), p.body, who_of(p.words, 5)};
+  if (kind == "seated") return Seated{p.word(1), words_of(p.body)};
   throw std::invalid_argument("unknown bus message kind '" + kind + "'");
 }
 

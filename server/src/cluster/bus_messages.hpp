@@ -78,8 +78,29 @@ struct PlayersChanged {
   std::vector<std::string> player_ids;
 };
 
-using Message =
-    std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken, SessionsEnded, PlayersChanged>;
+// Quick pairing (issue 47). Process `from` now holds the cluster's seek pool: the others send it
+// their clients' open seeks again (the old holder died with its pool) and its seeks go there.
+struct PoolTaken {
+  std::string from;
+};
+// An open seek of client `number` of `from`, sent again to a new holder of the pool: it keeps
+// its id (the client may cancel it by that id) and gets no reply.
+struct Reseek {
+  std::string from;
+  std::uint64_t number = 0;
+  std::string player_id;
+  std::string seek_id;
+  std::string text;  // the seek message as the client wrote it
+  Who who;
+};
+// These players took a seat on process `from`: the pool's holder ends their seeks.
+struct Seated {
+  std::string from;
+  std::vector<std::string> player_ids;
+};
+
+using Message = std::variant<Frame, Request, Attach, Gone, Summary, LobbyHello, Taken, SessionsEnded, PlayersChanged,
+                             PoolTaken, Reseek, Seated>;
 
 std::string write(const Message& message);
 // The header of a Frame for client `number`: a proxy writes it once and appends each frame.

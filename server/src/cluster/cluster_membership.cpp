@@ -74,13 +74,17 @@ void ClusterMembership::run() {
 void ClusterMembership::tick() {
   try {
     registry_.reconnect_if_broken();
-    if (!registry_.renew()) recover_from_lapse();
+    if (!registry_.renew()) {
+      note_seek_pool(false);  // first: the others may have taken it, and seeks must not pair twice
+      recover_from_lapse();
+    }
     if (lost_) return;
     // After this process could not reach the database, the others probably could not either:
     // their leases ran out for the same reason, and they are registering again. Their rooms are
     // taken only once they had a whole lease to do so; a dead process's a lease later.
     if (std::chrono::steady_clock::now() - last_cut_off_ < lease_) return;
     end_leases_of_dead_neighbours();
+    note_seek_pool(registry_.claim_seek_pool());
     auto taken = registry_.take_over_rooms_of_dead_processes();
     log_debug("take_over_checked", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
     if (!taken.empty()) log_info("rooms_taken_over", {{"process", registry_.process_id()}, {"rooms", taken.size()}});
@@ -91,6 +95,13 @@ void ClusterMembership::tick() {
     last_cut_off_ = std::chrono::steady_clock::now();
     log_error("cluster_tick_failed", {{"message", e.what()}});
   }
+}
+
+void ClusterMembership::note_seek_pool(bool held) {
+  if (held == pool_held_) return;
+  pool_held_ = held;
+  log_info(held ? "seek_pool_taken" : "seek_pool_given_up", {{"process", registry_.process_id()}});
+  if (events_.seek_pool_held) events_.seek_pool_held(held);
 }
 
 void ClusterMembership::recover_from_lapse() {

@@ -39,6 +39,9 @@ class ClusterMembership {
     std::function<void(const std::vector<std::string>& room_ids)> rooms_lost;
     // Every room this process held was taken: it has been replaced, and stops.
     std::function<void()> replaced;
+    // On the membership thread: this process now holds the cluster's seek pool (true: it took
+    // it over from a dead process), or no longer does (false: its lease had lapsed meanwhile).
+    std::function<void(bool held)> seek_pool_held;
   };
 
   // Connects, creates the registry's tables and registers a fresh process id with a lease.
@@ -52,6 +55,9 @@ class ClusterMembership {
   // Only before start() (the registry is single-threaded): makes the room ours unless a live
   // process owns it. Used when restoring rooms at start.
   bool claim(const std::string& game_id) { return registry_.claim(game_id); }
+  // Only before start(): makes the seek pool ours unless a live process holds it; true when ours.
+  // After start() every renewal claims it again, so a survivor takes it from a dead holder.
+  bool claim_seek_pool() { return pool_held_ = registry_.claim_seek_pool(); }
   // Records the address clients reach us at and starts renewing and watching.
   void start(const std::string& address, Events events);
   // A graceful stop: the thread ends and the process leaves the registry, so the others may
@@ -64,6 +70,7 @@ class ClusterMembership {
   // The lease had run out: live again, then keep the rooms the database still says are ours.
   void recover_from_lapse();
   void end_leases_of_dead_neighbours();
+  void note_seek_pool(bool held);  // on the thread: tells events_ when it changed
   bool sleep_unless_stopped(std::chrono::milliseconds interval);  // false once stopping
 
   ClusterRegistry registry_;
@@ -75,6 +82,7 @@ class ClusterMembership {
   std::string address_;
   std::chrono::steady_clock::time_point last_cut_off_{};  // on the thread: the last tick that failed or found the lease lapsed
   bool lost_ = false;  // on the thread: replaced, stop renewing
+  bool pool_held_ = false;  // the thread's after start()
   std::vector<std::string> not_rebuilt_;  // on the thread: ours, but their rebuild failed
   std::thread thread_;
 };

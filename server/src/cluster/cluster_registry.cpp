@@ -28,6 +28,12 @@ constexpr const char* kTables = R"sql(
   ALTER TABLE cluster_processes ADD COLUMN IF NOT EXISTS started BIGINT NOT NULL DEFAULT 0;
   -- The owner's last alive note (Storage::note_alive), kept when the room is taken over.
   ALTER TABLE room_owners ADD COLUMN IF NOT EXISTS alive_at TEXT;
+  -- What one process holds for the whole cluster (the seek pool), held as a room is: by a live
+  -- process, taken by the first survivor once its holder's lease ran out.
+  CREATE TABLE IF NOT EXISTS cluster_singletons (
+    name TEXT PRIMARY KEY,
+    process_id TEXT NOT NULL
+  );
   COMMIT;
 )sql";
 
@@ -90,6 +96,19 @@ bool ClusterRegistry::claim(const std::string& game_id) {
       "WHERE room_owners.process_id = excluded.process_id OR room_owners.process_id NOT IN ") + kLive +
       " RETURNING process_id");
   claimed.bind(1, game_id).bind(2, process_id_);
+  return claimed.step();
+}
+
+bool ClusterRegistry::claim_seek_pool() {
+  // As claim(): inserted when nobody holds it, taken when its holder is dead, kept when ours;
+  // never while our own lease has run out (the others may have moved on).
+  auto claimed = db_.prepare(std::string(
+      "INSERT INTO cluster_singletons (name, process_id) "
+      "SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM cluster_processes WHERE id = ?2 AND lease_until > now()) "
+      "ON CONFLICT (name) DO UPDATE SET process_id = excluded.process_id "
+      "WHERE cluster_singletons.process_id = excluded.process_id OR cluster_singletons.process_id NOT IN ") + kLive +
+      " RETURNING process_id");
+  claimed.bind(1, kSeekPoolName).bind(2, process_id_);
   return claimed.step();
 }
 

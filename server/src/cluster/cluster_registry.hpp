@@ -32,6 +32,10 @@ class ClusterRegistry {
   bool renew();
   // Makes this process the room's owner unless a live process owns it. True when it is ours.
   bool claim(const std::string& game_id);
+  // Makes this process the holder of the seek pool (quick pairing's seeks of the whole cluster)
+  // unless a live process holds it, and only while our own lease holds. True when it is ours.
+  bool claim_seek_pool();
+  static constexpr const char* kSeekPoolName = "seek_pool";  // its cluster_singletons row
   // The live process that owns the room, if any.
   std::optional<std::string> owner_of(const std::string& game_id);
   // Of these rooms, the ones whose owner row still names this process.

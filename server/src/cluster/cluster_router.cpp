@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "bus_messages.hpp"
+#include "cluster_registry.hpp"
 #include "hub.hpp"
 #include "log.hpp"
 #include "pg_bus.hpp"
@@ -137,11 +138,16 @@ void ClusterRouter::publish(const std::string& channel, const bus::Message& mess
 bool ClusterRouter::forward(const Caller& caller, const protocol::ClientMessage& message, const std::string& room) {
   const auto owner = owner_of(room);
   if (!owner || *owner == process_id_) return false;
+  std::string text = protocol::write_client_message(caller.id, message);
   const std::uint64_t number = note_remote_room(caller.connection, caller.player, room, *owner);
+  if (room == kSeekPoolRoom) {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = remote_clients_.find(caller.connection.get()); it != remote_clients_.end())
+      note_pool_message(it->second, message, text, caller.id);
+  }
   await_answer(number, caller.id, room);
-  publish(channel_of_process(*owner),
-          bus::Request{process_id_, number, caller.player->id, protocol::write_client_message(caller.id, message),
-                       who_of(*caller.player)});
+  publish(channel_of_process(*owner), bus::Request{process_id_, number, caller.player->id, std::move(text),
+                                                   who_of(*caller.player)});
   return true;
 }
 
@@ -172,6 +178,14 @@ std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
     const std::lock_guard lock(mutex_);
     if (const auto it = owners_.find(room); it != owners_.end()) return it->second;
   }
+  if (room == kSeekPoolRoom) {
+    const auto holder = holder_of_seek_pool();
+    if (holder) {  // remembered, ourselves too: a seek at the holder needs no read
+      const std::lock_guard lock(mutex_);
+      owners_[room] = *holder;
+    }
+    return holder;
+  }
   const auto row = look_up([&](PgConnection& db) -> std::optional<std::array<std::string, 3>> {
     auto owner = db.prepare(
         "SELECT o.process_id, o.process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()), "
@@ -185,6 +199,22 @@ std::optional<std::string> ClusterRouter::owner_of(const std::string& room) {
   if (live == "t") return process;
   if (status == "finished") return std::nullopt;  // nobody serves it any more
   throw std::runtime_error("the process that held room " + room + " stopped; another takes it over within a few seconds");
+}
+
+// None when no process ever held the pool (the seek is served here); throws while its holder is
+// dead and not yet replaced (the client is told to seek again in a moment).
+std::optional<std::string> ClusterRouter::holder_of_seek_pool() {
+  const auto row = look_up([&](PgConnection& db) -> std::optional<std::pair<std::string, std::string>> {
+    auto holder = db.prepare(
+        "SELECT process_id, process_id IN (SELECT id FROM cluster_processes WHERE lease_until > now()) "
+        "FROM cluster_singletons WHERE name = ?1");
+    holder.bind(1, ClusterRegistry::kSeekPoolName);
+    if (!holder.step()) return std::nullopt;
+    return std::pair{holder.text(0), holder.text(1)};
+  });
+  if (!row) return std::nullopt;
+  if (row->second == "t") return row->first;
+  throw std::runtime_error("the process that held the seeks stopped; another takes them over within a few seconds");
 }
 
 std::string ClusterRouter::room_of_invite(const std::string& invite) {
@@ -375,6 +405,128 @@ void ClusterRouter::on(const bus::LobbyHello&) {
 void ClusterRouter::on(const bus::Taken& m) { on_taken(m.from, m.rooms); }
 void ClusterRouter::on(const bus::SessionsEnded& m) { hub_.close_sessions_here(m.session_hashes); }
 void ClusterRouter::on(const bus::PlayersChanged& m) { hub_.reread_players_here(m.player_ids); }
+void ClusterRouter::on(const bus::Seated& m) { hub_.end_seeks_of_seated(m.player_ids); }
+
+void ClusterRouter::on(const bus::PoolTaken& m) {
+  stop_awaiting_old_owners_of({kSeekPoolRoom});  // seeks sent to the dead holder: the client seeks again
+  {
+    const std::lock_guard lock(mutex_);
+    owners_[kSeekPoolRoom] = m.from;
+  }
+  send_seeks_to(m.from);
+}
+
+void ClusterRouter::on(const bus::Reseek& m) {
+  protocol::Parsed parsed = protocol::parse_client_message(m.text);
+  auto* message = std::get_if<protocol::ClientMessage>(&parsed.body);
+  auto* seek = message ? std::get_if<protocol::Seek>(message) : nullptr;
+  const auto player = seek ? player_as(m.player_id, m.who) : nullptr;
+  if (!player) return log_warn("seek_not_taken_over", {{"seek", m.seek_id}, {"from", m.from}});
+  hub_.restore_seek(Caller{proxy_for(m.from, m.number), player, {}, std::chrono::steady_clock::now(), &metrics_},
+                    std::move(*seek), m.seek_id);
+}
+
+// ---- quick pairing at another process -----------------------------------------------------
+
+void ClusterRouter::seek_pool_held(bool held) {
+  if (!held) {  // looked up again: the process that took it over serves the seeks now
+    const std::lock_guard lock(mutex_);
+    owners_.erase(kSeekPoolRoom);
+    return;
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    owners_[kSeekPoolRoom] = process_id_;
+  }
+  publish(kLobbyChannel, bus::PoolTaken{process_id_});
+  send_seeks_to(process_id_);  // our own clients' seeks that waited at the dead holder
+}
+
+void ClusterRouter::announce_seated(const std::vector<std::string>& player_ids) {
+  if (!player_ids.empty()) publish(kLobbyChannel, bus::Seated{process_id_, player_ids});
+}
+
+void ClusterRouter::note_pool_message(RemoteClient& client, const protocol::ClientMessage& message,
+                                      const std::string& text, const protocol::RequestId& id) {
+  if (std::holds_alternative<protocol::Seek>(message) && !std::holds_alternative<std::monostate>(id))
+    client.seeks_asked.emplace_back(id, text);  // open once its `seeking` names it
+  else if (const auto* cancel = std::get_if<protocol::CancelSeek>(&message))
+    client.open_seeks.erase(cancel->seek);
+  else if (std::holds_alternative<protocol::WatchSeeks>(message))
+    client.watches_seeks = true;
+}
+
+// Parses only the frames of clients with seeks asked or open: a `seeking` reply opens one; a
+// new room being played at version 0 (the pool seated the player: every seek of theirs ended)
+// or a refusal of the table (`paired`) or the pool's end (`seeks_ended`) closes them all.
+void ClusterRouter::note_pool_frame(RemoteClient& client, const std::string& text) {
+  if (client.seeks_asked.empty() && client.open_seeks.empty()) return;
+  const Json frame = Json::parse(text, nullptr, false);
+  if (!frame.is_object()) return;
+  const std::string type = frame.value("type", "");
+  const protocol::RequestId id = protocol::reply_id(text);
+  if (!std::holds_alternative<std::monostate>(id)) {
+    const auto asked = std::find_if(client.seeks_asked.begin(), client.seeks_asked.end(),
+                                    [&](const auto& entry) { return entry.first == id; });
+    if (asked == client.seeks_asked.end()) return;
+    if (type == "seeking" && frame.contains("seek") && frame["seek"].is_string())
+      client.open_seeks[frame["seek"].get<std::string>()] = asked->second;
+    client.seeks_asked.erase(asked);
+    return;
+  }
+  const bool seated = type == "room" && frame.contains("room") && frame["room"].is_object() &&
+                      frame["room"].value("version", -1) == 0 && frame["room"].value("status", "") == "playing";
+  const bool ended = type == "error" && (frame.value("paired", false) || frame.value("seeks_ended", false));
+  if (seated || ended) client.open_seeks.clear();
+}
+
+void ClusterRouter::send_seeks_to(const std::string& holder) {
+  struct Resend {
+    std::shared_ptr<Connection> connection;
+    std::uint64_t number = 0;
+    PlayerRef player;
+    std::map<std::string, std::string> seeks;
+    bool watches = false;
+  };
+  std::vector<Resend> resends;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto& [key, client] : remote_clients_) {
+      if (client.open_seeks.empty() && !client.watches_seeks) continue;
+      const auto found = by_number_.find(client.number);
+      auto connection = found == by_number_.end() ? nullptr : found->second.lock();
+      if (!connection) continue;
+      Resend resend{std::move(connection), client.number, client.player, client.open_seeks, client.watches_seeks};
+      if (holder == process_id_) {  // served here from now on: the local pool keeps them
+        client.open_seeks.clear();
+        client.watches_seeks = false;
+      } else {
+        client.owners.insert(holder);
+      }
+      resends.push_back(std::move(resend));
+    }
+  }
+  std::size_t seeks = 0;
+  for (auto& resend : resends) {
+    seeks += resend.seeks.size();
+    const auto caller = [&] { return Caller{resend.connection, resend.player, {}, std::chrono::steady_clock::now(), &metrics_}; };
+    for (const auto& [seek_id, text] : resend.seeks) {
+      if (holder != process_id_) {
+        publish(channel_of_process(holder),
+                bus::Reseek{process_id_, resend.number, resend.player->id, seek_id, text, who_of(*resend.player)});
+        continue;
+      }
+      protocol::Parsed parsed = protocol::parse_client_message(text);
+      if (auto* message = std::get_if<protocol::ClientMessage>(&parsed.body))
+        if (auto* seek = std::get_if<protocol::Seek>(message)) hub_.restore_seek(caller(), std::move(*seek), seek_id);
+    }
+    if (!resend.watches) continue;
+    if (holder == process_id_) hub_.handle_here(caller(), protocol::WatchSeeks{});
+    else publish(channel_of_process(holder), bus::Request{process_id_, resend.number, resend.player->id,
+                                                          R"({"type":"watch_seeks"})", who_of(*resend.player)});
+  }
+  if (!resends.empty()) log_info("seeks_sent_again", {{"holder", holder}, {"clients", resends.size()}, {"seeks", seeks}});
+}
 
 void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
   std::shared_ptr<Connection> connection;
@@ -384,6 +536,11 @@ void ClusterRouter::on_frame(std::uint64_t number, const std::string& text) {
   }
   if (!connection) return;  // the client has gone meanwhile
   note_answer(number, text);
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = remote_clients_.find(connection.get()); it != remote_clients_.end())
+      note_pool_frame(it->second, text);
+  }
   connection->send(text);
 }
 

@@ -22,6 +22,14 @@
 // No request goes unanswered: one forwarded to an owner that does not answer within
 // `kOwnerAnswerDeadline` (it died and its lease has not run out yet, or it is paused) is
 // answered `unavailable` with a time to retry, and its room is looked up again next time.
+//
+// Quick pairing (issue 47): seek, cancel_seek and watch_seeks go to the holder of the seek
+// pool (kSeekPoolRoom, a row in cluster_singletons) as room messages go to a room's owner, so
+// that every seeker of the cluster waits in one pool and no seek can be paired twice. The
+// holder's rooms, `seeks` listings and replies come back as frames. Each process remembers its
+// clients' seeks that are open at another process (from the `seeking` replies; forgotten when
+// cancelled, paired, or the client closes), so that when the holder dies the survivor that
+// takes the pool over ("pool") is sent them again ("reseek", same ids) and its watchers too.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -79,6 +87,8 @@ class ClusterRouter final : public OtherProcesses {
   void announce_taken(const std::vector<std::string>& room_ids) override;
   void announce_ended_sessions(const std::vector<std::string>& session_hashes) override;
   void announce_players_changed(const std::vector<std::string>& player_ids) override;
+  void seek_pool_held(bool held) override;
+  void announce_seated(const std::vector<std::string>& player_ids) override;
 
  private:
   // A forwarded request whose answer has not come back yet.
@@ -94,6 +104,11 @@ class ClusterRouter final : public OtherProcesses {
     PlayerRef player;
     std::set<std::string> rooms;   // rooms elsewhere it joined, sits in or sent messages to
     std::set<std::string> owners;  // processes that may hold a proxy for it
+    // Quick pairing at another process: seeks sent and not answered yet (request id, message),
+    // the open ones (seek id -> message), and whether it watches the seeks.
+    std::vector<std::pair<protocol::RequestId, std::string>> seeks_asked;
+    std::map<std::string, std::string> open_seeks;
+    bool watches_seeks = false;
   };
 
   void on_message(const std::string& channel, const std::string& payload);
@@ -105,6 +120,17 @@ class ClusterRouter final : public OtherProcesses {
   void on(const bus::Taken& message);
   void on(const bus::SessionsEnded& message);
   void on(const bus::PlayersChanged& message);
+  void on(const bus::PoolTaken& message);
+  void on(const bus::Reseek& message);
+  void on(const bus::Seated& message);
+  // Client side of quick pairing: what a message to the pool's holder, or a frame from it, says
+  // of the client's open seeks (with mutex_ held).
+  static void note_pool_message(RemoteClient& client, const protocol::ClientMessage& message, const std::string& text,
+                                const protocol::RequestId& id);
+  static void note_pool_frame(RemoteClient& client, const std::string& text);
+  // The pool has a new holder: our clients' open seeks and watches go to it.
+  void send_seeks_to(const std::string& holder);
+  std::optional<std::string> holder_of_seek_pool();
   void on_request(const std::string& from, std::uint64_t number, const std::string& player_id,
                   const bus::Who& who, const std::string& text);
   void on_attach(const std::string& from, std::uint64_t number, const std::string& player_id,

@@ -252,7 +252,7 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
             caller.ok();
           },
           [&](protocol::JoinRoom& m) { join_room(std::move(caller), m); },
-          [&](protocol::Seek& m) { seek(std::move(caller), std::move(m)); },
+          [&](protocol::Seek& m) { seek(std::move(caller), std::move(m), ""); },
           [&](protocol::CancelSeek& m) { cancel_seek(caller, m); },
           [&](protocol::WatchSeeks&) { watch_seeks(caller); },
           // Every other message names its room, which takes it as it is.
@@ -263,13 +263,13 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
 
 // ---- quick pairing (issue 47; the pool and its rules in pairing.hpp, seek_pool.hpp) -------
 
-void Hub::seek(Caller caller, protocol::Seek wanted) {
+void Hub::seek(Caller caller, protocol::Seek wanted, std::string seek_id) {
   auto checked = check_seek(wanted, *caller.player);
   if (const auto* refusal = std::get_if<protocol::Error>(&checked))
     return caller.fail(refusal->code, refusal->message, refusal->details);
   auto request = std::get<SeekRequest>(std::move(checked));
-  if (!caller.player->account) return add_seek(caller, std::move(request), {});  // a guest's mutes stay in the browser
-  readers_.run([this, caller, request = std::move(request)]() mutable {  // an account's mutes: a database read
+  if (!caller.player->account) return add_seek(caller, std::move(request), {}, seek_id);  // a guest's mutes stay in the browser
+  readers_.run([this, caller, request = std::move(request), seek_id]() mutable {  // an account's mutes: a database read
     std::set<std::string> muted;
     try {
       for (const auto& mute : storage_.chat().mutes(caller.player->id)) muted.insert(mute.player_id);
@@ -278,19 +278,50 @@ void Hub::seek(Caller caller, protocol::Seek wanted) {
       return caller.fail_storing("the players you muted could not be read, so the seek was not made",
                                  storage_.trouble());
     }
-    net::post(io_, [this, caller, request = std::move(request), muted = std::move(muted)]() mutable {
-      add_seek(caller, std::move(request), std::move(muted));
+    net::post(io_, [this, caller, request = std::move(request), muted = std::move(muted), seek_id]() mutable {
+      add_seek(caller, std::move(request), std::move(muted), seek_id);
     });
   });
 }
 
-void Hub::add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted) {
+void Hub::restore_seek(Caller caller, protocol::Seek wanted, const std::string& seek_id) {
+  seek(std::move(caller), std::move(wanted), seek_id);
+}
+
+void Hub::add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted, const std::string& seek_id) {
   pairing_.player_connected(caller.connection, caller.player);  // known since hello; once more costs nothing
-  auto added = pairing_.seek(*caller.player, std::move(request), std::move(muted));
+  auto added = pairing_.seek(*caller.player, std::move(request), std::move(muted), seek_id);
   if (const auto* refusal = std::get_if<protocol::Error>(&added))
     return caller.fail(refusal->code, refusal->message, refusal->details);
+  if (!seek_id.empty()) return;  // taken over from the pool's previous holder: answered there
   // A table found at once is being stored: its `room` follows this reply.
   caller.reply(protocol::write_seeking(caller.id, std::get<std::string>(added)));
+}
+
+void Hub::end_seeks_of_seated(const std::vector<std::string>& player_ids) {
+  for (const auto& id : player_ids) pairing_.seated_elsewhere(id);
+}
+
+void Hub::seated_here(const std::string& player_id) {
+  pairing_.seated_elsewhere(player_id);
+  if (others_) others_->announce_seated({player_id});  // the seek pool may be another process's
+}
+
+void Hub::seek_pool_held(bool held) {
+  if (!held) {
+    // Another process took the pool while our lease had lapsed, and was sent the seeks of the
+    // other processes' clients: ours would pair a second time. Everyone here is told to seek again.
+    const auto players = pairing_.end_every_seek();
+    for (const auto& player_id : players)
+      for (const auto& connection : pairing_.connections_of(player_id)) {
+        metrics_.count_error(Code::unavailable);
+        connection->send(protocol::write_error(
+            {}, {Code::unavailable, "your seek ended because the server holding it was replaced; seek again",
+                 {{"seeks_ended", true}, {"retry_after_ms", kRetryAfterMs}}}));
+      }
+    log_warn("seeks_ended", {{"players", players.size()}, {"why", "the seek pool moved to another process"}});
+  }
+  if (others_) others_->seek_pool_held(held);
 }
 
 void Hub::cancel_seek(const Caller& caller, const protocol::CancelSeek& cancel) {
@@ -377,7 +408,7 @@ void Hub::create_room(Caller caller, protocol::CreateRoom create) {
     auto room = std::make_shared<Room>(services(), meta, plan->match, 0, players);
     add_room(room, players);
     rooms_.end_reservation(caller.player->id, &room->id());  // only now: the room counts by itself
-    if (plan->creator_seat) pairing_.seated_elsewhere(caller.player->id);
+    if (plan->creator_seat) seated_here(caller.player->id);
     log_info("room_created", {{"room", meta.id}, {"game", meta.game}, {"private", meta.is_private},
                               {"bots", meta.seats.size() - (plan->creator_seat ? 1 : 0)}, {"started", !meta.started.empty()}});
     room->handle(caller, WelcomeCreator{plan->creator_seat});
@@ -439,7 +470,7 @@ void Hub::add_room(const std::shared_ptr<Room>& room, const std::vector<PlayerRe
 
 void Hub::seat_index(const std::string& player_id, const std::string& room_id, bool seated) {
   rooms_.seat(player_id, room_id, seated);
-  if (seated) pairing_.seated_elsewhere(player_id);  // a seat taken ends the player's seeks
+  if (seated) seated_here(player_id);  // a seat taken ends the player's seeks
 }
 
 void Hub::forget(const std::string& room_id) {

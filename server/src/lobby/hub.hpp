@@ -85,6 +85,13 @@ class Hub final : public RoomHost {
   void attach_here(const std::string& room_id, Caller caller);
   // The lobby entry of a room another process owns (nullopt: it left the lobby).
   void remote_summary(const std::string& room_id, std::optional<protocol::RoomSummary> summary);
+  // Quick pairing across processes (cluster_router.hpp): a seek taken over from the seek pool's
+  // previous holder, kept under its id and not answered; players seated on another process,
+  // whose seeks end; this process took the pool (true) or gave it up (false: every seek here
+  // ends, and its players are told to seek again).
+  void restore_seek(Caller caller, protocol::Seek wanted, const std::string& seek_id);
+  void end_seeks_of_seated(const std::vector<std::string>& player_ids);
+  void seek_pool_held(bool held);
   // This process's own lobby entries, for a process that just started.
   std::vector<std::pair<std::string, protocol::RoomSummary>> local_listings() const;
 
@@ -128,10 +135,13 @@ class Hub final : public RoomHost {
   void attach_connected_players(const std::shared_ptr<Room>& room);
   void create_room(Caller caller, protocol::CreateRoom create);
   // Quick pairing's messages (pairing.hpp).
-  void seek(Caller caller, protocol::Seek wanted);
+  // `seek_id` not empty: restore_seek's.
+  void seek(Caller caller, protocol::Seek wanted, std::string seek_id);
   void cancel_seek(const Caller& caller, const protocol::CancelSeek& cancel);
   void watch_seeks(const Caller& caller);
-  void add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted);
+  void add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted, const std::string& seek_id);
+  // A seat taken in a room here: the player's seeks end, here and at the pool's holder.
+  void seated_here(const std::string& player_id);
   // Makes and stores the room of seekers the pool seated together; each hears of it as a joiner would.
   void seat_paired_table(Table table);
   void tell_paired_players(const std::vector<PlayerRef>& players, protocol::Code code, const std::string& message);

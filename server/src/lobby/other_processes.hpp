@@ -1,6 +1,6 @@
 #pragma once
 // What the hub asks of the other server processes that share its database (the cluster layer
-// implements it over the bus; a single process has none). Seven calls, and nothing of the bus,
+// implements it over the bus; a single process has none). A few calls, and nothing of the bus,
 // the registry or PostgreSQL shows through them.
 #include <memory>
 #include <optional>
@@ -11,6 +11,11 @@
 #include "mancala/protocol/client_messages.hpp"
 
 namespace mancala::server {
+
+// Quick pairing's messages (seek, cancel_seek, watch_seeks) are routed as if they named this
+// room: the cluster's one seek pool, held by one process (cluster_membership.hpp). Room ids never
+// hold '#'.
+inline const std::string kSeekPoolRoom = "#seeks";
 
 class OtherProcesses {
  public:
@@ -36,6 +41,11 @@ class OtherProcesses {
   virtual void announce_ended_sessions(const std::vector<std::string>& session_hashes) = 0;
   // These players' accounts changed in the database: the other processes read them again.
   virtual void announce_players_changed(const std::vector<std::string>& player_ids) = 0;
+  // This process took the seek pool (true): the others send it their clients' open seeks again,
+  // and from now on their seeks come here. Or it gave it up (false: its lease had lapsed).
+  virtual void seek_pool_held(bool held) = 0;
+  // These players took a seat here: the pool's holder, wherever it is, ends their seeks.
+  virtual void announce_seated(const std::vector<std::string>& player_ids) = 0;
 };
 
 }  // namespace mancala::server

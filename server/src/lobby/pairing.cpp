@@ -147,13 +147,13 @@ std::vector<std::shared_ptr<Connection>> Pairing::connections_of(const std::stri
 // ---- seeks -----------------------------------------------------------------------------
 
 std::variant<std::string, protocol::Error> Pairing::seek(const Player& player, SeekRequest request,
-                                                         std::set<std::string> muted) {
+                                                         std::set<std::string> muted, const std::string& kept_id) {
   std::optional<Table> table;
   std::string seek_id;
   {
     const std::lock_guard lock(mutex_);
     if (!muted.empty()) muted_[player.id] = std::move(muted);
-    auto added = pool_.add(player.id, request.kind, std::move(request.seats), request.rating);
+    auto added = pool_.add(player.id, request.kind, std::move(request.seats), request.rating, kept_id);
     if (auto* error = std::get_if<protocol::Error>(&added)) return std::move(*error);
     auto& taken = std::get<SeekPool::Added>(added);
     seek_id = taken.seek_id;
@@ -185,6 +185,17 @@ void Pairing::seated_elsewhere(const std::string& player_id) {
     log_info("seeks_ended_seated", {{"player", player_id}, {"seeks", ended}});
     changed();
   }
+}
+
+std::vector<std::string> Pairing::end_every_seek() {
+  std::vector<std::string> players;
+  {
+    const std::lock_guard lock(mutex_);
+    players = pool_.cancel_everyone();
+    muted_.clear();
+  }
+  if (!players.empty()) changed();
+  return players;
 }
 
 void Pairing::seat_all(std::vector<Table> tables) {

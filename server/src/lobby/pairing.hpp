@@ -3,8 +3,9 @@
 // the rules) behind a mutex, the look once a second for tables that time made possible, the
 // watchers of `seeks`, and the connections of each player, so that a seek ends with its
 // player's last connection and a paired player hears of the room on every tab. The room itself
-// is made by the hub (`SeatTable`), which can store it. One process: seekers on different
-// processes are not paired with each other yet.
+// is made by the hub (`SeatTable`), which can store it. With several processes, only the holder
+// of the cluster's seek pool has seeks here: the others forward theirs (cluster_router.hpp), and
+// their clients are proxy connections here like any other.
 #include <functional>
 #include <map>
 #include <memory>
@@ -63,11 +64,14 @@ class Pairing {
 
   // A checked seek; `muted`: whom the player muted. Its id, or too_many_seeks. A table found
   // at once goes to SeatTable before this returns.
+  // `seek_id` not empty: a seek taken over from the pool's previous holder keeps its id.
   std::variant<std::string, protocol::Error> seek(const Player& player, SeekRequest request,
-                                                  std::set<std::string> muted);
+                                                  std::set<std::string> muted, const std::string& seek_id = "");
   bool cancel(const std::string& player_id, const std::string& seek_id);
   // The player sat down in a room: their seeks end.
   void seated_elsewhere(const std::string& player_id);
+  // Every seek ends (the pool moved to another process); the players who held some.
+  std::vector<std::string> end_every_seek();
 
   void watch(const std::shared_ptr<Connection>& connection);
   // Something `seeks` shows may have changed (a seek, a room that started or ended): the

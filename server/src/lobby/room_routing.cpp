@@ -27,7 +27,7 @@ bool RoomRouting::routable_now(const Connection* connection, const protocol::Cli
   }
   if (const auto* join = std::get_if<protocol::JoinRoom>(&message); join && !join->invite.empty())
     return rooms_.find_by_invite(join->invite) != nullptr;
-  const std::string room = protocol::room_named_by(message);
+  const std::string room = routed_to(message);
   return room.empty() || rooms_.find(room) || others_->owner_known(room);
 }
 
@@ -67,7 +67,14 @@ std::string RoomRouting::room_of(const protocol::ClientMessage& message) const {
     if (const auto room = rooms_.find_by_invite(join->invite)) return room->id();
     return others_->room_of_invite(join->invite);
   }
-  return protocol::room_named_by(message);
+  return routed_to(message);
+}
+
+std::string RoomRouting::routed_to(const protocol::ClientMessage& message) {
+  const bool for_pool = std::holds_alternative<protocol::Seek>(message) ||
+                        std::holds_alternative<protocol::CancelSeek>(message) ||
+                        std::holds_alternative<protocol::WatchSeeks>(message);
+  return for_pool ? kSeekPoolRoom : protocol::room_named_by(message);
 }
 
 }  // namespace mancala::server

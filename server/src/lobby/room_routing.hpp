@@ -2,6 +2,7 @@
 // Several processes: a message for a room this process does not hold goes to the process that
 // owns it. Finding that owner (or the room of an invite made elsewhere) is a database read, so
 // it runs on a reader, never on a network thread; an owner already known is sent to at once.
+// Quick pairing's messages go to the process that holds the seek pool, as to a room's owner.
 // A connection's routed messages leave in the order they came: while one waits for its lookup,
 // the ones after it wait behind it, so a move never overtakes the join before it.
 #include <deque>
@@ -41,6 +42,8 @@ class RoomRouting {
   void route_now(Caller caller, protocol::ClientMessage message);
   void route_in_turn(const Connection* connection);  // on a reader: the connection's queue
   std::string room_of(const protocol::ClientMessage& message) const;  // may read the database
+  // The room a message goes to without a read: the one it names, or the seek pool's (kSeekPoolRoom).
+  static std::string routed_to(const protocol::ClientMessage& message);
 
   ReaderPool& readers_;
   RoomIndex<Room>& rooms_;

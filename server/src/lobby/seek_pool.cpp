@@ -26,8 +26,11 @@ SeekPool::SeekPool(Now now, Avoids avoids, std::string id_prefix)
     : now_(std::move(now)), avoids_(std::move(avoids)), id_prefix_(std::move(id_prefix)) {}
 
 std::variant<SeekPool::Added, protocol::Error> SeekPool::add(const std::string& player_id, const SeekKind& kind,
-                                                             std::vector<int> seats, double rating) {
+                                                             std::vector<int> seats, double rating,
+                                                             const std::string& seek_id) {
   auto& held = by_player_[player_id];
+  if (!seek_id.empty() && std::any_of(held.begin(), held.end(), [&](const auto& entry) { return entry.first == seek_id; }))
+    return Added{seek_id, std::nullopt};  // sent again twice: held once
   if (held.size() >= static_cast<std::size_t>(protocol::kMaxSeeksPerPlayer))
     return protocol::Error{protocol::Code::too_many_seeks,
                            "you already have " + std::to_string(protocol::kMaxSeeksPerPlayer) +
@@ -41,7 +44,7 @@ std::variant<SeekPool::Added, protocol::Error> SeekPool::add(const std::string& 
     bucket.order = next_order_++;
   }
   const SystemTime since = now_() + playban_delay(player_id);
-  Seeker seeker{id_prefix_ + std::to_string(++next_id_), player_id, std::move(seats), rating, since};
+  Seeker seeker{seek_id.empty() ? id_prefix_ + std::to_string(++next_id_) : seek_id, player_id, std::move(seats), rating, since};
   held.emplace_back(seeker.seek_id, key);
   bucket.seekers.push_back(seeker);
   ++seeks_;
@@ -170,6 +173,15 @@ int SeekPool::cancel_all(const std::string& player_id) {
   for (const auto& [seek_id, key] : held->second) remove_seek(key, seek_id);
   by_player_.erase(held);
   return ended;
+}
+
+std::vector<std::string> SeekPool::cancel_everyone() {
+  std::vector<std::string> players;
+  for (const auto& [player_id, held] : by_player_) players.push_back(player_id);
+  by_player_.clear();
+  buckets_.clear();
+  seeks_ = 0;
+  return players;
 }
 
 void SeekPool::remove_seek(const std::string& key, const std::string& seek_id) {

@@ -87,14 +87,17 @@ class SeekPool {
     std::optional<Table> table;  // the seek was paired at once
   };
   // A new seek (`seats` ascending and non-empty), paired at once when it can be; too_many_seeks
-  // when the player holds kMaxSeeksPerPlayer already.
+  // when the player holds kMaxSeeksPerPlayer already. `seek_id` (not empty): the id it had at the
+  // pool's previous holder, kept (a seek the player holds by that id already is not added twice).
   std::variant<Added, protocol::Error> add(const std::string& player_id, const SeekKind& kind,
-                                           std::vector<int> seats, double rating);
+                                           std::vector<int> seats, double rating, const std::string& seek_id = "");
   // Ends one seek of the player's; false when the player holds no such seek.
   bool cancel(const std::string& player_id, const std::string& seek_id);
   // Ends every seek of the player's (their last connection closed, they sat down elsewhere);
   // how many ended.
   int cancel_all(const std::string& player_id);
+  // Ends every seek (this process no longer holds the cluster's pool); the players who held some.
+  std::vector<std::string> cancel_everyone();
   // The tables that the time waited made possible since the seeks arrived.
   std::vector<Table> pair_waiting();
   // The player left a paired game unplayed (ended it before their first move): their later
