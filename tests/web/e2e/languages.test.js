@@ -3,10 +3,13 @@
 // and keeps it after a reload; <html lang> follows. They play O An Quan and Duovallis rooms, chat
 // (a line over the 280-character limit is refused with the limit said, not cut), resign, and
 // open the history viewer. The lobby, the rooms and the viewer are shot at 1280 and 390 px in
-// both languages, and no page is wider than the window (long German words must wrap).
+// both languages, and no page is wider than the window (long German words must wrap). Then Cups,
+// Coin Duel (stage 3, with its round panel) and Njaka in both languages: their boards' words,
+// the sentences of a move, the reserve's buttons and the rules cards.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, createRoom, settled, screenshot } from '../lib/harness.js';
+import { playComputer, waitForChoices } from '../lib/computer.js';
 
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -127,6 +130,69 @@ describe('languages', () => {
     await jonas.getByTestId('seats').waitFor();
     await shootBoth(jonas, 'languages-duovallis-waiting-de');
 
+    for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+  });
+
+  // The rules card of the room's game, opened and shot, then closed.
+  async function rulesCard(page, game, name) {
+    await page.getByTestId(`show-rules-${game}`).first().click();
+    const card = page.getByTestId(`rules-${game}`);
+    await card.waitFor();
+    const words = await card.innerText();
+    await shootBoth(page, name);
+    await page.getByTestId('close-rules').click();
+    await card.waitFor({ state: 'detached' });
+    return words;
+  }
+
+  it('Cups, Coin Duel and Njaka in Vietnamese and German: boards, moves, panel and rules cards', async () => {
+    const lan = await visitor('vi-VN');
+    await playAs(lan, 'Lan');
+    const jonas = await visitor('de-DE');
+    assert.equal(await jonas.getAttribute('html', 'lang'), 'de');
+    await playAs(jonas, 'Jonas');
+
+    // Cups between the two: the reserve's buttons, the pot's caption, a move said in words.
+    const cups = await createRoom(lan, 'cups', { options: { cups_per_side: 4 } });
+    await jonas.goto(`${server.url}/#/`);
+    await jonas.getByTestId(`join-${cups}`).click();
+    await settled([lan, jonas], 0);
+    assert.equal(await text(lan, 'choice-r2'), 'Rải 2 từ kho dự trữ');
+    assert.match(await lan.locator('[data-caption-for=s0res]').first().textContent(), /^Dự trữ của Lan/);
+    assert.match(await lan.getByTestId('board').getAttribute('aria-label'), /^Bàn cờ /);
+    await lan.getByTestId('choice-r3').click();
+    await settled([lan, jonas], 1);
+    assert.match(await jonas.getByTestId('board').textContent(), /Vorrat von Lan/);
+    assert.match(await jonas.locator('[data-caption-for=s1pot]').first().textContent(), /Topf von|Jonas/);
+    assert.match(await text(jonas, 'move-list'), /Lan sät 3 Bohnen aus dem Vorrat/);
+    assert.match(await text(lan, 'move-list'), /Lan rải 3 hạt từ kho dự trữ/);
+    await shootBoth(jonas, 'languages-cups-de');
+    await shootBoth(lan, 'languages-cups-vi');
+    assert.match(await rulesCard(jonas, 'cups', 'languages-cups-rules-de'), /Becher.*Topf|Topf.*Becher/s);
+    assert.match(await rulesCard(lan, 'cups', 'languages-cups-rules-vi'), /cốc.*hũ/s);
+
+    // Coin Duel, stage 3, against the computer: the round panel and the coins left to place.
+    for (const [page, lang] of [[jonas, 'de'], [lan, 'vi']]) {
+      await playComputer(page, 'coin_duel', { level: 1, starter: 'you' });
+      await waitForChoices(page);
+      assert.match(await text(page, 'coin-panel'), lang === 'de' ? /^Runde 1 von 4/ : /^Ván 1\/4/);
+      assert.match(await text(page, 'winning-coin'), lang === 'de' ? /^Gewinnmünze:[\s\S]*Penny, im Topf 10 wert$/ : /^Đồng xu thắng:[\s\S]*Penny, trong hũ đáng 10$/);
+      assert.match(await text(page, 'winning-places'), lang === 'de' ? /^Die beiden Pennys: Vorrat von / : /^Hai đồng penny: Dự trữ của /);
+      await page.getByTestId('choice-r3').click();
+      await page.getByTestId('choice-P').or(page.getByTestId('choice-N')).first().waitFor();
+      assert.match(await page.locator('.guide').innerText(), lang === 'de' ? /Wähle die nächste Münze zum Säen \(noch 3 der 3 Münzen aus deinem Vorrat zu setzen\)/ : /Chọn đồng xu tiếp theo để rải \(còn 3 trong 3 đồng xu/);
+      await shootBoth(page, `languages-coin-duel-${lang}`);
+      assert.match(await rulesCard(page, 'coin_duel', `languages-coin-duel-rules-${lang}`), lang === 'de' ? /Gewinnmünze/ : /đồng xu thắng/);
+    }
+
+    // Njaka against the computer: the stores of sets and the rules card.
+    for (const [page, lang] of [[lan, 'vi'], [jonas, 'de']]) {
+      await playComputer(page, 'njaka', { level: 1, starter: 'you' });
+      await waitForChoices(page);
+      assert.match(await page.getByTestId('board').textContent(), lang === 'de' ? /0 Vierer/ : /0 bộ/);
+      await shootBoth(page, `languages-njaka-${lang}`);
+      assert.match(await rulesCard(page, 'njaka', `languages-njaka-rules-${lang}`), lang === 'de' ? /Vierer/ : /bộ bốn/);
+    }
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 });

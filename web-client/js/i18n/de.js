@@ -583,7 +583,7 @@ export default {
   "coin_board.right": "Rechts → zu deinem Topf",
   "coin_board.left": "← Links, weg von deinem Topf",
   "coin_board.coin_value": "{coin} ({value})",
-  "coin_board.still_to_place": "Noch {left} der {count} Münzen aus deinem Vorrat zu setzen",
+  "coin_board.still_to_place": "noch {left} der {count} Münzen aus deinem Vorrat zu setzen",
   "coin_board.noun_item": "Münze",
   "coin_board.coins": {"one": "{count} Münze", "other": "{count} Münzen"},
   "coin_board.cents_in_pot": "¢ im Topf",

@@ -585,7 +585,7 @@ export default {
   "coin_board.right": "Phải → về phía hũ của bạn",
   "coin_board.left": "← Trái, xa hũ của bạn",
   "coin_board.coin_value": "{coin} ({value})",
-  "coin_board.still_to_place": "Còn {left} trong {count} đồng xu từ kho dự trữ chưa đặt",
+  "coin_board.still_to_place": "còn {left} trong {count} đồng xu từ kho dự trữ chưa đặt",
   "coin_board.noun_item": "đồng xu",
   "coin_board.coins": {"other": "{count} đồng xu"},
   "coin_board.cents_in_pot": "¢ trong hũ",
