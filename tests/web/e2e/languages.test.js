@@ -49,6 +49,14 @@ const cutOff = (page) => page.evaluate(() => {
   return cut;
 });
 
+// The header's other items whose line is the language chooser's.
+const sharingTheChoosersRow = (page) => page.evaluate(() => {
+  const chooser = document.querySelector('[data-testid=language]').getBoundingClientRect();
+  return [...document.querySelectorAll('.top .me > *')].filter((node) => node.offsetParent !== null && !node.contains(document.querySelector('[data-testid=language]')))
+    .filter((node) => { const box = node.getBoundingClientRect(); return box.bottom > chooser.top + 1 && box.top < chooser.bottom - 1; })
+    .map((node) => node.className || node.tagName);
+});
+
 // Shoots the page at both widths, checking nothing is cut at either.
 async function shootBoth(page, name) {
   for (const [size, viewport] of [['1280', LAPTOP], ['390', PHONE]]) {
@@ -83,6 +91,14 @@ describe('languages', () => {
     assert.equal(await jonas.getAttribute('html', 'lang'), 'de', 'the choice is kept');
     assert.equal(await jonas.getByTestId('nav-history').innerText(), 'Partien');
     await shootBoth(jonas, 'languages-lobby-de');
+    // On a phone the chooser has its own row in every language (English's header is the shortest).
+    await jonas.setViewportSize(PHONE);
+    for (const code of ['en', 'vi', 'de']) {
+      await jonas.getByTestId('language').selectOption(code);
+      await jonas.waitForFunction((lang) => document.documentElement.lang === lang, code);
+      assert.deepEqual(await sharingTheChoosersRow(jonas), [], `${code}: on a phone the language chooser has its own row`);
+    }
+    await jonas.setViewportSize(LAPTOP);
 
     // O An Quan, hosted by the Vietnamese player; the German one joins from the lobby.
     const roomId = await createRoom(lan, 'oanquan');

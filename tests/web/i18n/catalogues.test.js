@@ -106,19 +106,18 @@ const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
   'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js',
   'boards/cups.js', 'boards/rows.js', 'boards/coin_duel.js', 'boards/coin_duel_panel.js', 'boards/coins.js', 'boards/njaka.js',
-  'boards/view.js'];
+  'boards/view.js', 'boards/index.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
   ["'\\u2713'", 'the account mark, a sign'],
-  ["`Seat ${i + 1}`", "the boards' default seat label, compared to tell a named side from a plain seat"],
-  ["`Seat ${value + 1}`", "the same, in options.js"],
   ["`presence ${away ? 'away' : 'here'}`", 'a class list'],
   ["`square ${i}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`square ${i + 6}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`hole ${h}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`${token} ccw`", 'a move token of the protocol'],
   ["'Enter'", 'a key of the keyboard (event.key)'],
+  ["`No board for ${ctx.game}`", "a programmer's error (a game with no board module), never shown to a player"],
 ]);
 
 // A literal that reads as words: a capital and a small letter, or two words with a space, and no
