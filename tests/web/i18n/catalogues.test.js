@@ -106,7 +106,7 @@ const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
   'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js',
   'boards/cups.js', 'boards/rows.js', 'boards/coin_duel.js', 'boards/coin_duel_panel.js', 'boards/coins.js', 'boards/njaka.js',
-  'boards/view.js', 'boards/index.js'];
+  'boards/view.js', 'boards/index.js', 'account_forms.js', 'account_rules.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
