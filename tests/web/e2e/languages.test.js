@@ -146,6 +146,22 @@ describe('languages', () => {
     await jonas.getByTestId('seats').waitFor();
     await shootBoth(jonas, 'languages-duovallis-waiting-de');
 
+
+    // The account forms: their words and their checks before sending.
+    await jonas.getByTestId('sign-up').click();
+    const signup = jonas.getByTestId('signup-dialog');
+    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
+    await jonas.getByTestId('signup-password').fill('kurz');
+    await jonas.getByTestId('signup-submit').click();
+    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
+    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
+    await shootBoth(jonas, 'languages-signup-de');
+    await jonas.getByTestId('account-cancel').click();
+    await lan.getByTestId('log-in').click();
+    await lan.getByTestId('login-submit').click();
+    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
+    await shootBoth(lan, 'languages-login-vi');
+    await lan.getByTestId('account-cancel').click();
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 
@@ -209,6 +225,22 @@ describe('languages', () => {
       await shootBoth(page, `languages-njaka-${lang}`);
       assert.match(await rulesCard(page, 'njaka', `languages-njaka-rules-${lang}`), lang === 'de' ? /Vierer/ : /bộ bốn/);
     }
+
+    // The account forms: their words and their checks before sending.
+    await jonas.getByTestId('sign-up').click();
+    const signup = jonas.getByTestId('signup-dialog');
+    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
+    await jonas.getByTestId('signup-password').fill('kurz');
+    await jonas.getByTestId('signup-submit').click();
+    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
+    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
+    await shootBoth(jonas, 'languages-signup-de');
+    await jonas.getByTestId('account-cancel').click();
+    await lan.getByTestId('log-in').click();
+    await lan.getByTestId('login-submit').click();
+    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
+    await shootBoth(lan, 'languages-login-vi');
+    await lan.getByTestId('account-cancel').click();
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 });
