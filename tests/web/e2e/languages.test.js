@@ -162,6 +162,11 @@ describe('languages', () => {
     assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
     await shootBoth(lan, 'languages-login-vi');
     await lan.getByTestId('account-cancel').click();
+
+    // A leaderboard with nobody on it yet.
+    await lan.goto(`${server.url}/#/leaderboard/cups`);
+    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
+    await shootBoth(lan, 'languages-leaderboard-vi');
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 
@@ -241,6 +246,11 @@ describe('languages', () => {
     assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
     await shootBoth(lan, 'languages-login-vi');
     await lan.getByTestId('account-cancel').click();
+
+    // A leaderboard with nobody on it yet.
+    await lan.goto(`${server.url}/#/leaderboard/cups`);
+    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
+    await shootBoth(lan, 'languages-leaderboard-vi');
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 });
