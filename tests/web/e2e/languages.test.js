@@ -212,7 +212,7 @@ describe('languages', () => {
     for (const [page, lang] of [[jonas, 'de'], [lan, 'vi']]) {
       await playComputer(page, 'coin_duel', { level: 1, starter: 'you' });
       await waitForChoices(page);
-      assert.match(await text(page, 'coin-panel'), lang === 'de' ? /^Runde 1 von 4/ : /^Ván 1\/4/);
+      assert.match(await text(page, 'coin-panel'), lang === 'de' ? /^Runde 1 von 4/ : /^Hiệp 1\/4/);
       assert.match(await text(page, 'winning-coin'), lang === 'de' ? /^Gewinnmünze:[\s\S]*Penny, im Topf 10 wert$/ : /^Đồng xu thắng:[\s\S]*Penny, trong hũ đáng 10$/);
       assert.match(await text(page, 'winning-places'), lang === 'de' ? /^Die beiden Pennys: Vorrat von / : /^Hai đồng penny: Dự trữ của /);
       await page.getByTestId('choice-r3').click();
