@@ -6,6 +6,7 @@ import { h, toast } from './dom.js';
 import { identity } from './storage.js';
 import { signUp, logIn, changePassword, resetPassword } from './account_api.js';
 import { accountNameProblem, passwordProblem, repeatProblem, formProblem } from './account_rules.js';
+import { t } from './i18n/index.js';
 
 // A labelled input with its hint and the place for its problem (`say`).
 function inputField(id, label, props = {}, hint = '') {
@@ -22,7 +23,7 @@ function inputField(id, label, props = {}, hint = '') {
 }
 
 const password = (id, label, autocomplete, hint) => inputField(id, label, { type: 'password', required: true, autocomplete }, hint);
-const PASSWORD_HINT = 'At least 10 characters; not your name, nor a common password.';
+const passwordHint = () => t('account_form.password_hint');
 
 // A form of `fields` ({key: inputField}). `check()` returns [[key, problem], …] found before
 // sending; `send()` the request's promise; `done(reply)` runs on success. A refusal goes next
@@ -61,12 +62,12 @@ const value = (field) => field.input.value;
 // player id, rooms and games.
 export function signUpForm(app, { done }) {
   const fields = {
-    name: inputField('signup-name', 'Name', { required: true, autocomplete: 'username', value: app.me()?.name ?? identity.get()?.name ?? '' },
-      'Letters, digits, _ and - only. It is how others find your profile.'),
-    password: password('signup-password', 'Password', 'new-password', PASSWORD_HINT),
-    repeat: password('signup-repeat', 'Password again', 'new-password'),
+    name: inputField('signup-name', t('account_form.name'), { required: true, autocomplete: 'username', value: app.me()?.name ?? identity.get()?.name ?? '' },
+      t('account_form.name_hint')),
+    password: password('signup-password', t('account_form.password'), 'new-password', passwordHint()),
+    repeat: password('signup-repeat', t('account_form.password_again'), 'new-password'),
   };
-  return accountForm({ kind: 'signup', testid: 'signup', fields, submit: 'Create account',
+  return accountForm({ kind: 'signup', testid: 'signup', fields, submit: t('account_form.create'),
     check: () => [['name', accountNameProblem(value(fields.name).trim())],
       ['password', passwordProblem(value(fields.password), value(fields.name))],
       ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
@@ -76,14 +77,14 @@ export function signUpForm(app, { done }) {
 
 export function logInForm(app, { done, after = [] }) {
   const fields = {
-    name: inputField('login-name', 'Name', { required: true, autocomplete: 'username' }),
-    password: password('login-password', 'Password', 'current-password'),
+    name: inputField('login-name', t('account_form.name'), { required: true, autocomplete: 'username' }),
+    password: password('login-password', t('account_form.password'), 'current-password'),
   };
   const guest = identity.get()?.name;
   // Logging in here leaves the guest of this browser behind (its token is forgotten).
-  const note = guest ? [h('p', { class: 'muted' }, `You play as the guest ${guest} here. Logging in leaves that guest behind; to keep ${guest}'s games, sign up instead.`)] : [];
-  return accountForm({ kind: 'login', testid: 'login', fields, submit: 'Log in', before: note, after,
-    check: () => [['name', value(fields.name).trim() ? '' : 'Type your name.'], ['password', value(fields.password) ? '' : 'Type your password.']],
+  const note = guest ? [h('p', { class: 'muted' }, t('account_form.guest_note', { guest }))] : [];
+  return accountForm({ kind: 'login', testid: 'login', fields, submit: t('account.log_in'), before: note, after,
+    check: () => [['name', value(fields.name).trim() ? '' : t('account_form.type_your_name')], ['password', value(fields.password) ? '' : t('account_form.type_your_password')]],
     send: () => logIn(value(fields.name).trim(), value(fields.password)),
     done });
 }
@@ -91,12 +92,12 @@ export function logInForm(app, { done, after = [] }) {
 // Changing the password ends every other session of the account.
 export function passwordForm(app, { done }) {
   const fields = {
-    current: password('current-password', 'Current password', 'current-password'),
-    password: password('new-password', 'New password', 'new-password', PASSWORD_HINT),
-    repeat: password('new-repeat', 'New password again', 'new-password'),
+    current: password('current-password', t('account_form.current_password'), 'current-password'),
+    password: password('new-password', t('account_form.new_password'), 'new-password', passwordHint()),
+    repeat: password('new-repeat', t('account_form.new_password_again'), 'new-password'),
   };
-  return accountForm({ kind: 'password', testid: 'change-password', fields, submit: 'Change password',
-    check: () => [['current', value(fields.current) ? '' : 'Type your current password.'],
+  return accountForm({ kind: 'password', testid: 'change-password', fields, submit: t('account_form.change_password'),
+    check: () => [['current', value(fields.current) ? '' : t('account_form.type_current')],
       ['password', passwordProblem(value(fields.password), app.account()?.name)],
       ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
     send: () => changePassword(value(fields.current), value(fields.password)),
@@ -105,10 +106,10 @@ export function passwordForm(app, { done }) {
 
 export function resetForm(code, { done }) {
   const fields = {
-    password: password('reset-password', 'New password', 'new-password', PASSWORD_HINT),
-    repeat: password('reset-repeat', 'New password again', 'new-password'),
+    password: password('reset-password', t('account_form.new_password'), 'new-password', passwordHint()),
+    repeat: password('reset-repeat', t('account_form.new_password_again'), 'new-password'),
   };
-  return accountForm({ kind: 'reset', testid: 'reset', fields, submit: 'Set password and log in',
+  return accountForm({ kind: 'reset', testid: 'reset', fields, submit: t('account_form.set_and_log_in'),
     check: () => [['password', passwordProblem(value(fields.password))], ['repeat', repeatProblem(value(fields.password), value(fields.repeat))]],
     send: () => resetPassword(code, value(fields.password)),
     done });
@@ -123,14 +124,14 @@ export function openAccountDialog(app, kind) {
   const form = kind === 'signup'
     // A new account is shown its page, unless the player signed up in a room: they stay there.
     ? signUpForm(app, { done: (who) => { close(); app.enterAccount(who, { created: true, go: location.hash.startsWith('#/room/') ? null : '#/account' }); } })
-    : logInForm(app, { done: (who) => { close(); app.enterAccount(who); }, after: [switchTo('signup', 'No account yet? Sign up')] });
-  const title = kind === 'signup' ? 'Create your account' : 'Log in';
+    : logInForm(app, { done: (who) => { close(); app.enterAccount(who); }, after: [switchTo('signup', t('account_form.no_account'))] });
+  const title = kind === 'signup' ? t('account_form.create_title') : t('account.log_in');
   const dialog = h('dialog', { class: 'account-dialog', 'aria-labelledby': 'account-dialog-title', dataset: { testid: `${kind}-dialog` } },
     h('div', { class: 'account-dialog-body' },
       h('h2', { id: 'account-dialog-title' }, title),
-      kind === 'signup' ? h('p', { class: 'muted' }, 'With an account you get a rating, your profile, and your games on every device.') : null,
+      kind === 'signup' ? h('p', { class: 'muted' }, t('account_form.why')) : null,
       form,
-      h('div', { class: 'dialog-actions' }, h('button', { type: 'button', class: 'quiet', dataset: { testid: 'account-cancel' }, onclick: close }, 'Cancel'))));
+      h('div', { class: 'dialog-actions' }, h('button', { type: 'button', class: 'quiet', dataset: { testid: 'account-cancel' }, onclick: close }, t('account_form.cancel')))));
   dialog.addEventListener('close', () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
@@ -140,4 +141,4 @@ export function openAccountDialog(app, kind) {
 }
 
 // Said once the account is in use.
-export const welcomeNotice = (who, created) => toast(created ? `Account created: you are ${who.name}, with your games kept.` : `Logged in as ${who.name}.`, 'notice');
+export const welcomeNotice = (who, created) => toast(t(created ? 'account_form.created' : 'account_form.logged_in', { name: who.name }), 'notice');

@@ -6,28 +6,29 @@ import { gameIds, gameName } from './catalog.js';
 import { leaderboard } from './account_api.js';
 import { ratingLabel, deviationLabel } from './ratings.js';
 import { nameLink } from './players.js';
+import { t } from './i18n/index.js';
 
 export function showLeaderboard(main, app, wanted) {
   const game = gameIds().includes(wanted) ? wanted : gameIds()[0];
-  const body = h('div', { class: 'leaderboard-body' }, h('p', { class: 'muted' }, 'Loading…'));
+  const body = h('div', { class: 'leaderboard-body' }, h('p', { class: 'muted' }, t('leaderboard.loading')));
   main.replaceChildren(h('section', { class: 'leaderboard', dataset: { testid: 'leaderboard' } },
-    h('h1', {}, `${gameName(game)} leaderboard`),
-    h('nav', { class: 'tabs', 'aria-label': 'Games' }, gameIds().map((id) => h('a', { href: `#/leaderboard/${encodeURIComponent(id)}`,
+    h('h1', {}, t('leaderboard.title', { game: gameName(game) })),
+    h('nav', { class: 'tabs', 'aria-label': t('leaderboard.games_nav') }, gameIds().map((id) => h('a', { href: `#/leaderboard/${encodeURIComponent(id)}`,
       class: 'tab', 'aria-current': id === game ? 'page' : undefined, dataset: { testid: `leaderboard-tab-${id}` } }, gameName(id)))),
     body));
   leaderboard(game).then(({ players }) => {
     body.replaceChildren(players.length ? table(players, app) : h('p', { class: 'muted', dataset: { testid: 'leaderboard-empty' } },
-      `Nobody is listed for ${gameName(game)} yet: players appear once their rating has settled, after a few rated games.`));
-  }, (error) => body.replaceChildren(h('p', { role: 'alert' }, `The leaderboard cannot be loaded: ${error.message}`)));
+      t('leaderboard.empty', { game: gameName(game) })));
+  }, (error) => body.replaceChildren(h('p', { role: 'alert' }, t('leaderboard.cannot_load', { why: error.message }))));
 }
 
 function table(players, app) {
   const me = app.me()?.player_id;
   return h('table', { class: 'leaderboard-table', dataset: { testid: 'leaderboard-table' } },
-    h('caption', { class: 'muted' }, 'Settled ratings only: a rating settles once its deviation (±) is below 110.'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Player'),
-      h('th', { scope: 'col', class: 'number' }, 'Rating'), h('th', { scope: 'col', class: 'number' }, '±'),
-      h('th', { scope: 'col', class: 'number' }, 'Games'))),
+    h('caption', { class: 'muted' }, t('leaderboard.caption')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('leaderboard.player')),
+      h('th', { scope: 'col', class: 'number' }, t('leaderboard.rating')), h('th', { scope: 'col', class: 'number' }, '±'),
+      h('th', { scope: 'col', class: 'number' }, t('leaderboard.games')))),
     h('tbody', {}, players.map((player, i) => h('tr', { class: player.player_id === me ? 'mine' : undefined,
       dataset: { testid: `leader-${player.player_id}` } },
     h('td', { class: 'rank' }, String(i + 1)),

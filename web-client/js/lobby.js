@@ -152,7 +152,7 @@ function createForm(app) {
     const labels = seatLabels(gameSelect.value, options);
     const kept = seatSelect.value;
     seatSelect.replaceChildren(...labels.map((label, i) => h('option', { value: i },
-      label === `Seat ${i + 1}` ? t('lobby.seat', { n: i + 1 }) : t('lobby.seat_named', { n: i + 1, label }))),
+      label === t('lobby.seat', { n: i + 1 }) ? t('lobby.seat', { n: i + 1 }) : t('lobby.seat_named', { n: i + 1, label }))),
     h('option', { value: 'spectate' }, t('lobby.just_watch')));
     if ([...seatSelect.options].some((item) => item.value === kept)) seatSelect.value = kept;
   }

@@ -56,7 +56,7 @@ export function valueLabel(game, option, value, options) {
   if (typeof value === 'boolean') return t(value ? 'option_value.yes' : 'option_value.no');
   if (isSeat(option, value)) {
     const side = seatLabels(game, options)[value];
-    return side && side !== `Seat ${value + 1}` ? t('lobby.seat_named', { n: value + 1, label: side }) : t('lobby.seat', { n: value + 1 });
+    return side && side !== t('lobby.seat', { n: value + 1 }) ? t('lobby.seat_named', { n: value + 1, label: side }) : t('lobby.seat', { n: value + 1 });
   }
   if (WORDED_VALUES.has(`${option.name}_${value}`)) return t(`option_value.${option.name}_${value}`);
   if (typeof value === 'string') return capitalize(WORDS[value] ? t(WORDS[value]) : value.replaceAll('_', ' '));

@@ -11,10 +11,9 @@ import { ratingGraph } from './rating_graph.js';
 import { guestMark } from './players.js';
 import { createGameList, gameSelect } from './history.js';
 import { openAccountDialog } from './account_forms.js';
-import { plural } from './words.js';
 
 export function showProfile(main, app, nameOrId) {
-  const page = h('section', { class: 'profile', dataset: { testid: 'profile' } }, h('p', { class: 'muted' }, 'Loading the profile…'));
+  const page = h('section', { class: 'profile', dataset: { testid: 'profile' } }, h('p', { class: 'muted' }, t('profile.loading')));
   main.replaceChildren(page);
   // Each graph is drawn at its box's width, and again when that changes.
   const observer = new ResizeObserver((entries) => {
@@ -24,9 +23,9 @@ export function showProfile(main, app, nameOrId) {
     if (!page.isConnected) return;
     page.replaceChildren(...profileParts(profile, app, (box) => observer.observe(box)).filter(Boolean));
   }, (error) => {
-    page.replaceChildren(h('h1', {}, 'Profile'), h('p', { role: 'alert', dataset: { testid: 'profile-missing' } },
-      error.status === 404 ? `There is no player "${nameOrId}".` : `The profile cannot be loaded: ${error.message}`),
-    h('a', { href: '#/' }, 'Go to the lobby'));
+    page.replaceChildren(h('h1', {}, t('profile.title')), h('p', { role: 'alert', dataset: { testid: 'profile-missing' } },
+      error.status === 404 ? t('profile.missing', { name: nameOrId }) : t('profile.cannot_load', { why: error.message })),
+    h('a', { href: '#/' }, t('profile.to_lobby')));
   });
   return () => observer.disconnect();
 }
@@ -40,12 +39,12 @@ function profileParts(profile, app, watch) {
       h('h1', { dataset: { testid: 'profile-name' } }, profile.name),
       profile.account ? null : guestMark(),
       h('p', { class: 'profile-totals', dataset: { testid: 'profile-totals' } },
-        `${plural(totals.played ?? 0, 'game')} played · ${totals.won ?? 0} won · ${totals.drawn ?? 0} drawn · ${totals.lost ?? 0} lost`)),
-    profile.account ? null : h('p', { class: 'muted' }, 'A guest plays without an account, so without a rating.',
-      mine ? [' ', h('button', { type: 'button', class: 'primary small', onclick: () => openAccountDialog(app, 'signup') }, 'Sign up to keep your games and get one')] : null),
+        t('profile.totals', { count: totals.played ?? 0, won: totals.won ?? 0, drawn: totals.drawn ?? 0, lost: totals.lost ?? 0 }))),
+    profile.account ? null : h('p', { class: 'muted' }, t('profile.guest'),
+      mine ? [' ', h('button', { type: 'button', class: 'primary small', onclick: () => openAccountDialog(app, 'signup') }, t('profile.sign_up'))] : null),
     rated.length ? h('div', { class: 'rating-cards' }, rated.map(([game, rating]) =>
       ratingCard(game, rating, profile.rating_history?.[game] ?? [], watch)))
-      : profile.account ? h('p', { class: 'muted', dataset: { testid: 'no-ratings' } }, 'No rated games yet.') : null,
+      : profile.account ? h('p', { class: 'muted', dataset: { testid: 'no-ratings' } }, t('profile.no_ratings')) : null,
     gamesSection(profile),
   ];
 }
@@ -59,14 +58,14 @@ function ratingCard(game, rating, history, watch) {
     if (!width || Math.abs(width - drawn) < 2) return;
     drawn = width;
     box.replaceChildren(ratingGraph(history, { width, height: width < 400 ? 180 : 220,
-      label: `${gameName(game)} rating after each rated game`, testid: `rating-graph-${game}` }));
+      label: t('profile.graph_label', { game: gameName(game) }), testid: `rating-graph-${game}` }));
   };
   watch(box);
   return h('article', { class: 'rating-card', dataset: { testid: `rating-${game}` } },
-    h('h2', {}, h('a', { href: `#/leaderboard/${encodeURIComponent(game)}`, title: `${gameName(game)} leaderboard` }, gameName(game))),
+    h('h2', {}, h('a', { href: `#/leaderboard/${encodeURIComponent(game)}`, title: t('leaderboard.title', { game: gameName(game) }) }, gameName(game))),
     h('p', { class: 'rating-line' },
       h('strong', { class: 'rating-big', title: ratingTitle(rating), dataset: { testid: `rating-value-${game}` } }, ratingLabel(rating)),
-      h('span', { class: 'muted' }, ` ${deviationLabel(rating.deviation)} · ${plural(rating.games ?? 0, 'rated game')}`)),
+      h('span', { class: 'muted' }, ` ${deviationLabel(rating.deviation)} · ${t('profile.rated_games', { count: rating.games ?? 0 })}`)),
     // The "?" and the "±" in words, not only in a tooltip (issue 49).
     h('p', { class: 'muted rating-words', dataset: { testid: `rating-words-${game}` } },
       t(rating.provisional ? 'ratings.words_provisional' : 'ratings.words', { deviation: Math.round(rating.deviation ?? 0) })),
@@ -80,7 +79,7 @@ function gamesSection(profile) {
   game.addEventListener('change', show);
   show();
   return h('section', { class: 'profile-games' },
-    h('div', { class: 'row games-head' }, h('h2', {}, 'Games'),
-      h('label', { for: 'profile-game', class: 'visually-hidden' }, 'Game'), game),
+    h('div', { class: 'row games-head' }, h('h2', {}, t('profile.games')),
+      h('label', { for: 'profile-game', class: 'visually-hidden' }, t('profile.game')), game),
     list.elements);
 }

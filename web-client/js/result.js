@@ -27,8 +27,9 @@ export function headline(result, names, scores) {
   if (!numbers) return t('result.wins', { name });
   const best = Math.max(...scores.filter((_, seat) => seat !== winner).map((score) => score.value));
   const margin = scores[winner].value - best;
-  // `by` is the game module's unit ("beans"); its singular is the same less the "s".
-  return margin > 0 ? t('result.wins_by', { name, margin, unit: margin === 1 ? scores[winner].by.replace(/s$/, '') : scores[winner].by })
+  // `by` is the catalogue key of the game's unit, a plural block ("1 bean", "3 beans"; German
+  // in the dative a margin takes: "mit 3 Punkten").
+  return margin > 0 ? t('result.wins_by', { name, margin: t(scores[winner].by, { count: margin }) })
     : t('result.wins', { name });
 }
 

@@ -3,10 +3,13 @@
 // and keeps it after a reload; <html lang> follows. They play O An Quan and Duovallis rooms, chat
 // (a line over the 280-character limit is refused with the limit said, not cut), resign, and
 // open the history viewer. The lobby, the rooms and the viewer are shot at 1280 and 390 px in
-// both languages, and no page is wider than the window (long German words must wrap).
+// both languages, and no page is wider than the window (long German words must wrap). Then Cups,
+// Coin Duel (stage 3, with its round panel) and Njaka in both languages: their boards' words,
+// the sentences of a move, the reserve's buttons and the rules cards.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, createRoom, settled, screenshot } from '../lib/harness.js';
+import { playComputer, waitForChoices } from '../lib/computer.js';
 
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -46,6 +49,14 @@ const cutOff = (page) => page.evaluate(() => {
   return cut;
 });
 
+// The header's other items whose line is the language chooser's.
+const sharingTheChoosersRow = (page) => page.evaluate(() => {
+  const chooser = document.querySelector('[data-testid=language]').getBoundingClientRect();
+  return [...document.querySelectorAll('.top .me > *')].filter((node) => node.offsetParent !== null && !node.contains(document.querySelector('[data-testid=language]')))
+    .filter((node) => { const box = node.getBoundingClientRect(); return box.bottom > chooser.top + 1 && box.top < chooser.bottom - 1; })
+    .map((node) => node.className || node.tagName);
+});
+
 // Shoots the page at both widths, checking nothing is cut at either.
 async function shootBoth(page, name) {
   for (const [size, viewport] of [['1280', LAPTOP], ['390', PHONE]]) {
@@ -80,6 +91,14 @@ describe('languages', () => {
     assert.equal(await jonas.getAttribute('html', 'lang'), 'de', 'the choice is kept');
     assert.equal(await jonas.getByTestId('nav-history').innerText(), 'Partien');
     await shootBoth(jonas, 'languages-lobby-de');
+    // On a phone the chooser has its own row in every language (English's header is the shortest).
+    await jonas.setViewportSize(PHONE);
+    for (const code of ['en', 'vi', 'de']) {
+      await jonas.getByTestId('language').selectOption(code);
+      await jonas.waitForFunction((lang) => document.documentElement.lang === lang, code);
+      assert.deepEqual(await sharingTheChoosersRow(jonas), [], `${code}: on a phone the language chooser has its own row`);
+    }
+    await jonas.setViewportSize(LAPTOP);
 
     // O An Quan, hosted by the Vietnamese player; the German one joins from the lobby.
     const roomId = await createRoom(lan, 'oanquan');
@@ -127,6 +146,111 @@ describe('languages', () => {
     await jonas.getByTestId('seats').waitFor();
     await shootBoth(jonas, 'languages-duovallis-waiting-de');
 
+
+    // The account forms: their words and their checks before sending.
+    await jonas.getByTestId('sign-up').click();
+    const signup = jonas.getByTestId('signup-dialog');
+    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
+    await jonas.getByTestId('signup-password').fill('kurz');
+    await jonas.getByTestId('signup-submit').click();
+    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
+    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
+    await shootBoth(jonas, 'languages-signup-de');
+    await jonas.getByTestId('account-cancel').click();
+    await lan.getByTestId('log-in').click();
+    await lan.getByTestId('login-submit').click();
+    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
+    await shootBoth(lan, 'languages-login-vi');
+    await lan.getByTestId('account-cancel').click();
+
+    // A leaderboard with nobody on it yet.
+    await lan.goto(`${server.url}/#/leaderboard/cups`);
+    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
+    await shootBoth(lan, 'languages-leaderboard-vi');
+    for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+  });
+
+  // The rules card of the room's game, opened and shot, then closed.
+  async function rulesCard(page, game, name) {
+    await page.getByTestId(`show-rules-${game}`).first().click();
+    const card = page.getByTestId(`rules-${game}`);
+    await card.waitFor();
+    const words = await card.innerText();
+    await shootBoth(page, name);
+    await page.getByTestId('close-rules').click();
+    await card.waitFor({ state: 'detached' });
+    return words;
+  }
+
+  it('Cups, Coin Duel and Njaka in Vietnamese and German: boards, moves, panel and rules cards', async () => {
+    const lan = await visitor('vi-VN');
+    await playAs(lan, 'Lan');
+    const jonas = await visitor('de-DE');
+    assert.equal(await jonas.getAttribute('html', 'lang'), 'de');
+    await playAs(jonas, 'Jonas');
+
+    // Cups between the two: the reserve's buttons, the pot's caption, a move said in words.
+    const cups = await createRoom(lan, 'cups', { options: { cups_per_side: 4 } });
+    await jonas.goto(`${server.url}/#/`);
+    await jonas.getByTestId(`join-${cups}`).click();
+    await settled([lan, jonas], 0);
+    assert.equal(await text(lan, 'choice-r2'), 'Rải 2 từ kho dự trữ');
+    assert.match(await lan.locator('[data-caption-for=s0res]').first().textContent(), /^Dự trữ của Lan/);
+    assert.match(await lan.getByTestId('board').getAttribute('aria-label'), /^Bàn cờ /);
+    await lan.getByTestId('choice-r3').click();
+    await settled([lan, jonas], 1);
+    assert.match(await jonas.getByTestId('board').textContent(), /Vorrat von Lan/);
+    assert.match(await jonas.locator('[data-caption-for=s1pot]').first().textContent(), /Topf von|Jonas/);
+    assert.match(await text(jonas, 'move-list'), /Lan sät 3 Bohnen aus dem Vorrat/);
+    assert.match(await text(lan, 'move-list'), /Lan rải 3 hạt từ kho dự trữ/);
+    await shootBoth(jonas, 'languages-cups-de');
+    await shootBoth(lan, 'languages-cups-vi');
+    assert.match(await rulesCard(jonas, 'cups', 'languages-cups-rules-de'), /Becher.*Topf|Topf.*Becher/s);
+    assert.match(await rulesCard(lan, 'cups', 'languages-cups-rules-vi'), /cốc.*hũ/s);
+
+    // Coin Duel, stage 3, against the computer: the round panel and the coins left to place.
+    for (const [page, lang] of [[jonas, 'de'], [lan, 'vi']]) {
+      await playComputer(page, 'coin_duel', { level: 1, starter: 'you' });
+      await waitForChoices(page);
+      assert.match(await text(page, 'coin-panel'), lang === 'de' ? /^Runde 1 von 4/ : /^Hiệp 1\/4/);
+      assert.match(await text(page, 'winning-coin'), lang === 'de' ? /^Gewinnmünze:[\s\S]*Penny, im Topf 10 wert$/ : /^Đồng xu thắng:[\s\S]*Penny, trong hũ đáng 10$/);
+      assert.match(await text(page, 'winning-places'), lang === 'de' ? /^Die beiden Pennys: Vorrat von / : /^Hai đồng penny: Dự trữ của /);
+      await page.getByTestId('choice-r3').click();
+      await page.getByTestId('choice-P').or(page.getByTestId('choice-N')).first().waitFor();
+      assert.match(await page.locator('.guide').innerText(), lang === 'de' ? /Wähle die nächste Münze zum Säen \(noch 3 der 3 Münzen aus deinem Vorrat zu setzen\)/ : /Chọn đồng xu tiếp theo để rải \(còn 3 trong 3 đồng xu/);
+      await shootBoth(page, `languages-coin-duel-${lang}`);
+      assert.match(await rulesCard(page, 'coin_duel', `languages-coin-duel-rules-${lang}`), lang === 'de' ? /Gewinnmünze/ : /đồng xu thắng/);
+    }
+
+    // Njaka against the computer: the stores of sets and the rules card.
+    for (const [page, lang] of [[lan, 'vi'], [jonas, 'de']]) {
+      await playComputer(page, 'njaka', { level: 1, starter: 'you' });
+      await waitForChoices(page);
+      assert.match(await page.getByTestId('board').textContent(), lang === 'de' ? /0 Vierer/ : /0 bộ/);
+      await shootBoth(page, `languages-njaka-${lang}`);
+      assert.match(await rulesCard(page, 'njaka', `languages-njaka-rules-${lang}`), lang === 'de' ? /Vierer/ : /bộ bốn/);
+    }
+
+    // The account forms: their words and their checks before sending.
+    await jonas.getByTestId('sign-up').click();
+    const signup = jonas.getByTestId('signup-dialog');
+    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
+    await jonas.getByTestId('signup-password').fill('kurz');
+    await jonas.getByTestId('signup-submit').click();
+    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
+    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
+    await shootBoth(jonas, 'languages-signup-de');
+    await jonas.getByTestId('account-cancel').click();
+    await lan.getByTestId('log-in').click();
+    await lan.getByTestId('login-submit').click();
+    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
+    await shootBoth(lan, 'languages-login-vi');
+    await lan.getByTestId('account-cancel').click();
+
+    // A leaderboard with nobody on it yet.
+    await lan.goto(`${server.url}/#/leaderboard/cups`);
+    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
+    await shootBoth(lan, 'languages-leaderboard-vi');
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 });

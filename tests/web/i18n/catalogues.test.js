@@ -70,15 +70,22 @@ describe('the catalogues', () => {
     assert.equal(aboutSpan(42), '42 seconds');
     assert.equal(t('replay.move_of', { n: 1, last: 12000 }), 'Move 1 of 12,000');
     assert.equal(formatList(['Ada', 'Bo', 'Cy']), 'Ada, Bo and Cy');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('cups_board.beans', { count: 1 }) }), 'Ada wins by 1 bean');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('coin_board.points', { count: 12 }) }), 'Ada wins by 12 points');
     setLanguage('de');
     assert.equal(t('lobby.days_ago', { count: 1 }), 'vor 1 Tag');
     assert.equal(t('lobby.days_ago', { count: 3 }), 'vor 3 Tagen');
     assert.equal(aboutSpan(596), 'etwa 10 Minuten');
-    assert.equal(t('result.wins_by', { name: 'Ada', margin: 1500, unit: 'Steine' }), 'Ada gewinnt mit 1500 Steine Vorsprung');
+    // A margin is a plural block of its own, in the dative "mit … Vorsprung" asks for.
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('oanquan_board.points', { count: 1 }) }), 'Ada gewinnt mit 1 Punkt Vorsprung');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('oanquan_board.points', { count: 3 }) }), 'Ada gewinnt mit 3 Punkten Vorsprung');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('njaka_board.sets_margin', { count: 2 }) }), 'Ada gewinnt mit 2 Vierern Vorsprung');
+    assert.equal(t('coin_board.counters', { count: 0 }), 'keine Steine');
     setLanguage('vi');
     assert.equal(t('chat.muted', { name: 'Bo', count: 1 }), 'Đã ẩn: Bo (1 tin nhắn bị ẩn)');
     assert.equal(aboutSpan(596), 'khoảng 10 phút');
     assert.equal(formatList(['Ada', 'Bo', 'Cy']), 'Ada, Bo và Cy');
+    assert.equal(t('result.wins_by', { name: 'Ada', margin: t('cups_board.beans', { count: 1 }) }), 'Ada thắng hơn 1 hạt');
     setLanguage('en');
   });
 
@@ -91,24 +98,27 @@ describe('the catalogues', () => {
 });
 
 // --- no English left in the converted modules ---------------------------------------------------
-// The modules moved to the catalogues so far; the others (the boards of Cups, Coin Duel and Njaka,
-// the rules pages' sections, the account forms, the profile, the leaderboard, the analysis words
-// and help) still speak English and are the next part of issue 49.
+// The modules moved to the catalogues so far; the others (the rules pages' sections, the account
+// settings page, import, the analysis words and help) still speak English and are the next part
+// of issue 49.
 const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js', 'room_view.js', 'room_actions.js',
   'room_seats.js', 'room_result.js', 'result.js', 'clock.js', 'chat_panel.js', 'errors.js', 'players.js', 'ratings.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
-  'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js'];
+  'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js',
+  'boards/cups.js', 'boards/rows.js', 'boards/coin_duel.js', 'boards/coin_duel_panel.js', 'boards/coins.js', 'boards/njaka.js',
+  'boards/view.js', 'boards/index.js', 'account_forms.js', 'account_rules.js', 'profile.js',
+  'leaderboard.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
   ["'\\u2713'", 'the account mark, a sign'],
-  ["`Seat ${i + 1}`", "the boards' default seat label, compared to tell a named side from a plain seat"],
-  ["`Seat ${value + 1}`", "the same, in options.js"],
   ["`presence ${away ? 'away' : 'here'}`", 'a class list'],
   ["`square ${i}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`square ${i + 6}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`hole ${h}`", "a place's name, which view.js reads its number from (placeNumber)"],
   ["`${token} ccw`", 'a move token of the protocol'],
+  ["'Enter'", 'a key of the keyboard (event.key)'],
+  ["`No board for ${ctx.game}`", "a programmer's error (a game with no board module), never shown to a player"],
 ]);
 
 // A literal that reads as words: a capital and a small letter, or two words with a space, and no

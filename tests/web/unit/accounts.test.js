@@ -130,8 +130,9 @@ describe('the account forms', () => {
 
   it('show each refusal next to the field it is about', () => {
     const refusal = (code, extra = {}) => ({ status: 400, code, message: `server says ${code}`, ...extra });
-    assert.deepEqual(formProblem('signup', refusal('bad_name')), { field: 'name', text: 'server says bad_name' });
-    assert.deepEqual(formProblem('signup', refusal('weak_password')), { field: 'password', text: 'server says weak_password' });
+    // Said in the page's words by code, not in the server's English (issue 49).
+    assert.deepEqual(formProblem('signup', refusal('bad_name')), { field: 'name', text: 'That name cannot be used for an account.' });
+    assert.deepEqual(formProblem('signup', refusal('weak_password')), { field: 'password', text: 'That password is too common, easy to guess. Pick another.' });
     assert.equal(formProblem('signup', refusal('name_taken', { status: 409 })).field, 'name');
     assert.match(formProblem('signup', refusal('name_taken')).text, /taken/);
     assert.deepEqual(formProblem('signup', refusal('rate_limited', { status: 429, retryAfterS: 42 })),
@@ -143,7 +144,7 @@ describe('the account forms', () => {
     assert.equal(formProblem('password', refusal('weak_password')).field, 'password');
     assert.match(formProblem('reset', refusal('bad_code')).text, /unknown, used already or expired/);
     assert.match(formProblem('login', { status: 0, code: 'offline' }).text, /cannot be reached/);
-    assert.deepEqual(formProblem('signup', { status: 403, code: 'forbidden', message: 'cross-origin' }), { field: 'form', text: 'cross-origin' });
+    assert.deepEqual(formProblem('signup', { status: 403, code: 'forbidden', message: 'cross-origin' }), { field: 'form', text: 'The server answered 403. Please try again.' });
   });
 });
 

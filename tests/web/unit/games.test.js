@@ -39,8 +39,8 @@ test('a turn still being played is told in its game\'s words', () => {
 
 test('scores are read from the position vector by the game', () => {
   const state = { position: [0, 0, 0, 0, 7, 3, 1, 1, 1, 1, 2, 30] };
-  assert.deepEqual(seatScore('cups', { cups_per_side: 4 }, state, 0), { value: 7, unit: 'in pot', by: 'beans' });
-  assert.deepEqual(seatScore('cups', { cups_per_side: 4 }, state, 1), { value: 2, unit: 'in pot', by: 'beans' });
+  assert.deepEqual(seatScore('cups', { cups_per_side: 4 }, state, 0), { value: 7, unit: 'in pot', by: 'cups_board.beans' });
+  assert.deepEqual(seatScore('cups', { cups_per_side: 4 }, state, 1), { value: 2, unit: 'in pot', by: 'cups_board.beans' });
   assert.equal(seatScore('cups', {}, null, 0), null);
 });
 

@@ -4,10 +4,10 @@ import { s } from '../dom.js';
 import { drawCounters, total, itemsOf, pileArea } from './view.js';
 import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt, rowsOrigin } from './rows.js';
 import { seatNames } from './names.js';
-import { COINS, COIN_NAMES, COIN_VALUES, coinsWord, cents, coin, coinIcon, coinCountsText } from './coins.js';
+import { COINS, COIN_NAMES, COIN_VALUES, coinsCount, coinWord, cents, coin, coinIcon, coinCountsText } from './coins.js';
 import { coinDuelPanel, roundEndText } from './coin_duel_panel.js';
 import { COIN_DUEL_RULES } from './coin_duel_rules.js';
-import { plural } from '../words.js';
+import { t } from '../i18n/index.js';
 
 const N = 10;
 const CUP = 112;
@@ -57,17 +57,17 @@ export const coinDuelBoard = {
   countText(content, place, ctx) {
     const n = total(content);
     if (!n) return '';
-    if (place.id.endsWith('hand')) return `${n} in hand`;
+    if (place.id.endsWith('hand')) return t('coin_board.in_hand', { n });
     if (!withCoins(ctx) || !place.id.endsWith('pot')) return String(n);
     return `${cents(content)}¢`;
   },
 
   // "2 Quarters, 1 Dime (45¢)" instead of the drawing's coin letters.
   spokenContent(content, place, ctx) {
-    if (!withCoins(ctx)) return `${total(content) || 'no'} ${total(content) === 1 ? 'counter' : 'counters'}`;
+    if (!withCoins(ctx)) return t('coin_board.counters', { count: total(content) });
     const kinds = COINS.filter((c) => content[c] > 0);
-    if (!kinds.length) return 'empty';
-    return `${kinds.map((c) => `${content[c]} ${coinsWord(c, content[c])}`).join(', ')} (${cents(content)}¢)`;
+    if (!kinds.length) return t('coin_board.empty');
+    return t('coin_board.coins_worth', { coins: kinds.map((c) => coinsCount(c, content[c])).join(', '), cents: cents(content) });
   },
 
   drawContent(place, content, ctx) {
@@ -87,7 +87,7 @@ export const coinDuelBoard = {
     const names = seatNames(ctx);
     const steps = [];
     for (const event of events) {
-      if (event.event === 'concede') steps.push({ say: `${names[event.player]} concedes the round` });
+      if (event.event === 'concede') steps.push({ say: t('coin_board.concedes', { name: names[event.player] }) });
       if (event.event !== 'turn') continue;
       const p = event.player;
       (event.trace ?? []).forEach((lap, k) => {
@@ -97,7 +97,7 @@ export const coinDuelBoard = {
         for (const id of lapTargets(p, N, lap.from, lap.count, dir)) steps.push({ drop: id });
       });
       if (event.capture) {
-        steps.push({ take: `s${1 - p}c${event.capture.cup}`, to: `s${p}pot`, say: `${names[p]} captures` });
+        steps.push({ take: `s${1 - p}c${event.capture.cup}`, to: `s${p}pot`, say: t('cups_board.captures', { name: names[p] }) });
       }
     }
     return steps;
@@ -106,16 +106,16 @@ export const coinDuelBoard = {
   origin: rowsOrigin,
   // The guide's words and pictures for the choices that are coins or directions.
   prompt(tokens) {
-    if (tokens.length && tokens.every((t) => COIN_NAMES[t])) return 'Choose the next coin to sow.';
-    if (tokens.length && tokens.every((t) => t === 'R' || t === 'L')) return 'Choose the direction of this lap.';
+    if (tokens.length && tokens.every((token) => COIN_NAMES[token])) return t('coin_board.choose_coin');
+    if (tokens.length && tokens.every((token) => token === 'R' || token === 'L')) return t('coin_board.choose_direction');
     return reservePrompt(tokens);
   },
   choiceIcon: (token) => (COIN_NAMES[token] ? coinIcon(token, 26) : null),
   describe(token) {
-    if (/^r\d+$/.test(token)) return `Sow ${token.slice(1)} from reserve`;
-    if (token === 'R') return 'Right → toward your pot';
-    if (token === 'L') return '← Left, away from your pot';
-    if (COIN_NAMES[token]) return `${COIN_NAMES[token]} (${COIN_VALUES[token]})`;
+    if (/^r\d+$/.test(token)) return t('rows_board.sow_from_reserve', { n: Number(token.slice(1)) });
+    if (token === 'R') return t('coin_board.right');
+    if (token === 'L') return t('coin_board.left');
+    if (COIN_NAMES[token]) return t('coin_board.coin_value', { coin: COIN_NAMES[token], value: COIN_VALUES[token] });
     return token;
   },
   preview(token, ctx) {
@@ -134,7 +134,7 @@ export const coinDuelBoard = {
     const turn = state.board?.turn;
     if (!turn || !/^r\d+$/.test(turn.source ?? '') || turn.lap !== 0 || turn.awaiting !== 'coin') return '';
     const left = turn.count - turn.sown;
-    return `${left} of the ${turn.count} coins from your reserve still to place`;
+    return t('coin_board.still_to_place', { left, count: turn.count });
   },
 
   // Where the next coin of a half-played turn goes (the engine's readable board says).
@@ -190,10 +190,10 @@ export { itemsOf };
 function placeWords(id, names) {
   const [, seat, rest] = /^s(\d)(.*)$/.exec(id) ?? [];
   const who = names[Number(seat)];
-  if (rest === 'pot') return `${who}'s pot`;
-  if (rest === 'res') return `${who}'s reserve`;
-  if (rest === 'hand') return `${who}'s hand`;
-  return `${who}'s cup ${rest.slice(1)}`;
+  if (rest === 'pot') return t('rows_board.pot_of', { name: who });
+  if (rest === 'res') return t('rows_board.reserve_of', { name: who });
+  if (rest === 'hand') return t('rows_board.hand_of', { name: who });
+  return t('place_words.owned', { name: who, kind: t('rows_board.cup', { n: Number(rest.slice(1)) }) });
 }
 
 // Where the winning coins lie: one line per coin ("Ada's pot", "Bo's cup 4").
@@ -204,27 +204,28 @@ function winningCoinPlaces(state, options, names) {
   return Object.entries(contents).flatMap(([id, content]) => Array(content[kind] ?? 0).fill(placeWords(id, names)));
 }
 
-const NOUNS = { item: 'coin', place: 'cup' };
+const NOUNS = { get item() { return t('coin_board.noun_item'); }, get place() { return t('cups_board.noun_place'); } };
+const coinsText = (count) => t('coin_board.coins', { count });
 // What a capture took: coin counts [P, N, D, Q] in stages 2 and 3, a number in stage 1.
-const capturedText = (items) => (Array.isArray(items) ? coinCountsText(items) : plural(Number(items ?? 0), NOUNS.item));
+const capturedText = (items) => (Array.isArray(items) ? coinCountsText(items) : coinsText(Number(items ?? 0)));
 
 // Everything the client knows of Coin Duel beyond what the server says.
 export const coinDuel = {
   board: coinDuelBoard,
   rules: COIN_DUEL_RULES,
-  sides: ['South', 'North'],
+  get sides() { return [t('rows_board.south'), t('rows_board.north')]; },
   nouns: NOUNS,
-  describeTurn: (event, name) => rowsTurnText(event, name, { ...NOUNS, itemName: (c) => COIN_NAMES[c] ?? c, itemsText: capturedText }),
-  tokenWord: (token) => COIN_NAMES[token]?.toLowerCase(),
+  describeTurn: (event, name) => rowsTurnText(event, name, { items: coinsText, itemName: (c) => COIN_NAMES[c] ?? c, itemsText: capturedText }),
+  tokenWord: (token) => (COIN_NAMES[token] ? coinWord(token) : undefined),
 
   // Stage 1 counts the coins in the pot, stage 2 their value; stage 3 the rounds' points so far.
   score(state, seat, options) {
     const v = state.position;
-    if (stage({ options }) === 1) return { value: v[seat * 12 + 10], unit: 'in pot', by: 'coins' };
+    if (stage({ options }) === 1) return { value: v[seat * 12 + 10], unit: t('rows_board.in_pot'), by: 'coin_board.coins' };
     const pot = COINS.reduce((sum, c, k) => sum + v[(seat * 12 + 10) * 4 + k] * COIN_VALUES[c], 0);
-    if (stage({ options }) === 2) return { value: pot, unit: '¢ in pot', by: 'cents' };
+    if (stage({ options }) === 2) return { value: pot, unit: t('coin_board.cents_in_pot'), by: 'coin_board.cents' };
     const earlier = (state.rounds ?? []).reduce((sum, r) => sum + (r.scores?.[seat] ?? 0), 0);
-    return { value: earlier, unit: `points (pot ${pot}¢)`, by: 'points' };
+    return { value: earlier, unit: t('coin_board.points_pot', { pot }), by: 'coin_board.points' };
   },
 
   // The status names the round from the first one on.
@@ -233,6 +234,6 @@ export const coinDuel = {
     ? coinDuelPanel({ state, names, places: winningCoinPlaces(state, options, names) }) : null),
   roundEndText,
   specialActions: {
-    concede: { label: 'Concede round', question: 'Concede this round?', offered: (room) => inRounds(room.options) },
+    concede: { get label() { return t('coin_board.concede'); }, get question() { return t('coin_board.concede_question'); }, offered: (room) => inRounds(room.options) },
   },
 };

@@ -3,7 +3,8 @@
 // totals; and the announcement shown when a round ends. Everything is read from the state the
 // server sends (`board.winning_coin`, `board.pot_values`, `rounds`), never worked out again here.
 import { h } from '../dom.js';
-import { COIN_NAMES, COINS, coinIcon, coinsWord } from './coins.js';
+import { COIN_NAMES, COINS, coinIcon, coinWord } from './coins.js';
+import { t, formatList } from '../i18n/index.js';
 import { reasonText, roundRows } from '../rounds.js';
 
 const ROUNDS = 4;
@@ -24,16 +25,15 @@ export function coinDuelPanel({ state, names, places }) {
   const shown = over ? [] : places;
   const kind = board.winning_coin;
   return h('section', { class: 'coin-panel', 'aria-labelledby': 'coin-panel-title', dataset: { testid: 'coin-panel' } },
-    h('h2', { id: 'coin-panel-title' }, over ? 'The four rounds' : `Round ${board.round ?? state.round} of ${ROUNDS}`),
-    !over && kind ? h('p', { class: 'winning', dataset: { testid: 'winning-coin' } }, 'Winning coin: ', coinIcon(kind),
-      h('strong', {}, ` ${COIN_NAMES[kind]}`), `, worth ${board.winning_value} in a pot`) : null,
-    shown.length ? h('p', { dataset: { testid: 'winning-places' } }, `The two ${coinsWord(kind, 2).toLowerCase()}: `,
-      shown.join(' and '), '.') : null,
-    !over && board.pot_values ? h('p', { dataset: { testid: 'pot-values' } }, 'In the pots now: ',
+    h('h2', { id: 'coin-panel-title' }, over ? t('coin_panel.four_rounds') : t('coin_panel.round_of', { n: board.round ?? state.round, count: ROUNDS })),
+    !over && kind ? h('p', { class: 'winning', dataset: { testid: 'winning-coin' } }, t('coin_panel.winning_coin'), ' ', coinIcon(kind),
+      h('strong', {}, ` ${COIN_NAMES[kind]}`), t('coin_panel.worth', { value: board.winning_value })) : null,
+    shown.length ? h('p', { dataset: { testid: 'winning-places' } }, t(`coin_panel.both_${kind.toLowerCase()}`, { places: formatList(shown) })) : null,
+    !over && board.pot_values ? h('p', { dataset: { testid: 'pot-values' } }, t('coin_panel.in_pots'), ' ',
       names.map((name, seat) => `${name} ${board.pot_values[seat]}`).join(' · ')) : null,
     rounds.length ? h('table', { class: 'rounds', dataset: { testid: 'coin-rounds' } },
-      h('caption', {}, 'Round scores (running total)'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), h('th', { scope: 'col' }, 'Winning coin'),
+      h('caption', {}, t('coin_panel.caption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('coin_panel.round')), h('th', { scope: 'col' }, t('coin_panel.winning_coin_col')),
         names.map((name) => h('th', { scope: 'col' }, name)))),
       rows) : null);
 }
@@ -48,5 +48,6 @@ export function roundEndText(events, names) {
   const scores = names.map((name, seat) => `${name} ${end.scores?.[seat] ?? 0}`).join(', ');
   const next = events.find((event) => event.event === 'round_start');
   const nextKind = next ? COINS[next.round - 1] : null;
-  return `Round ${end.round} is over. Scores: ${scores}.${nextKind ? ` Round ${next.round} starts; the winning coin is the ${COIN_NAMES[nextKind].toLowerCase()}.` : ''}`;
+  const over = t('coin_panel.round_over', { n: end.round, scores });
+  return nextKind ? `${over} ${t('coin_panel.next_round', { n: next.round, coin: coinWord(nextKind) })}` : over;
 }

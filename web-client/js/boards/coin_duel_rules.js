@@ -1,16 +1,15 @@
 // Coin Duel in our own words, shortened from its rule book in docs/rules/: the lobby's blurb,
 // the rules card and the rules page, whose pictures follow the board module's position vector.
+import { t } from '../i18n/index.js';
+
+// The blurb and the card in the player's language (the catalogues' coin_rules.*); the rules
+// page's sections below are still English only.
 const coins = (p, n, d, q) => [p, n, d, q];
 const none = () => coins(0, 0, 0, 0);
 
 export const COIN_DUEL_RULES = {
-  blurb: 'Cups with ten cups a side, relay sowing, and in later stages real coins.',
-  card: [
-    'Ten cups a side, your pot at your right. Sow from your reserve (up to 4 items, or one cup beyond your furthest item) or lift a whole cup.',
-    'If the last item lands in a cup that already held something, lift that cup and keep sowing (a relay). Landing in an empty cup ends the turn and captures the opposite cup; landing exactly in the pot ends it too. Going past the pot is never allowed.',
-    'In stages 2 and 3 you choose which coin to sow next: Penny 1, Nickel 5, Dime 10, Quarter 25. Stage 3 lets every lap go Right (to your pot) or Left.',
-    'Stage 3 has four rounds, each with one "winning coin" per player (P, N, D, then Q). You score a round only if your pot holds a winning coin; the round ends when both are in pots.',
-  ],
+  get blurb() { return t('coin_rules.blurb'); },
+  get card() { return [0, 1, 2, 3].map((i) => t(`coin_rules.card_${i}`)); },
   intro: 'Cups on a board of ten cups a side, in three stages: beans with relay sowing, then coins worth 1, 5, 10 and 25, then four rounds with a winning coin and laps that may run either way.',
   sections: [
     { title: 'The board and the coins', text: 'Ten cups a side, your pot at the right end of your row. Coins: Penny 1, Nickel 5, Dime 10, Quarter 25. In stage 3 each round gives both players the same reserve, with one winning coin each: a penny in round 1, then a nickel, a dime and a quarter.',

@@ -1,22 +1,29 @@
 // Coin Duel's coins (stages 2 and 3): their kinds, names and values, in words and drawn.
 import { s } from '../dom.js';
-import { plural, list } from '../words.js';
+import { t, formatList } from '../i18n/index.js';
 
 export const COINS = ['P', 'N', 'D', 'Q'];
-export const COIN_NAMES = { P: 'Penny', N: 'Nickel', D: 'Dime', Q: 'Quarter' };
+// A coin's name in the player's language; `COIN_NAMES[token]` also tells a coin token from others.
+export const COIN_NAMES = {
+  get P() { return t('coins.name_p'); },
+  get N() { return t('coins.name_n'); },
+  get D() { return t('coins.name_d'); },
+  get Q() { return t('coins.name_q'); },
+};
+// The name inside a sentence: "the penny" in English, "den Penny" in German.
+export const coinWord = (kind) => t(`coins.word_${kind.toLowerCase()}`);
 export const COIN_VALUES = { P: 1, N: 5, D: 10, Q: 25 };
 
-// "1 Penny", "3 Pennies", "2 Dimes".
-export const coinsWord = (kind, n) => (n === 1 ? COIN_NAMES[kind] : kind === 'P' ? 'Pennies' : `${COIN_NAMES[kind]}s`);
+// "2 Quarters", "1 Dime": a count and the coin's name, the plural the language's own.
+export const coinsCount = (kind, count) => t(`coins.count_${kind.toLowerCase()}`, { count });
 
 // What coins are worth together, in cents: {P: 2, Q: 1} -> 27.
 export const cents = (content) => COINS.reduce((sum, c) => sum + (content[c] ?? 0) * COIN_VALUES[c], 0);
 
 // Coin counts [P, N, D, Q] in words: "2 pennies and 1 dime".
 export function coinCountsText(counts) {
-  const parts = counts.map((n, k) => (n ? plural(n, COIN_NAMES[COINS[k]].toLowerCase(), COINS[k] === 'P' ? 'pennies' : undefined) : null))
-    .filter(Boolean);
-  return parts.length ? list(parts) : 'nothing';
+  const parts = counts.map((n, k) => (n ? t(`coins.small_${COINS[k].toLowerCase()}`, { count: n }) : null)).filter(Boolean);
+  return parts.length ? formatList(parts) : t('coins.nothing');
 }
 
 export function coin(x, y, kind) {

@@ -2,6 +2,7 @@
 import { rowsPlaces, rowsDecor, rowsSize, rowsRotation, lapTargets, originOf, rowsTurnText, reservePrompt, rowsOrigin } from './rows.js';
 import { seatNames } from './names.js';
 import { CUPS_RULES } from './cups_rules.js';
+import { t } from '../i18n/index.js';
 
 const CUP = 74;
 const cupsPerSide = (ctx) => Number(ctx.options?.cups_per_side ?? 4);
@@ -35,7 +36,7 @@ export const cupsBoard = {
     const names = seatNames(ctx);
     const steps = [];
     for (const event of events) {
-      if (event.event === 'pass') steps.push({ say: `${names[event.player]} cannot move and passes` });
+      if (event.event === 'pass') steps.push({ say: t('cups_board.passes', { name: names[event.player] }) });
       if (event.event !== 'turn') continue;
       const p = event.player;
       for (const lap of event.trace ?? []) {
@@ -44,7 +45,7 @@ export const cupsBoard = {
         for (const id of targets) steps.push({ drop: id });
       }
       if (event.capture && (event.capture.items ?? 1) !== 0) {
-        steps.push({ take: `s${1 - p}c${event.capture.cup}`, to: `s${p}pot`, say: `${names[p]} captures` });
+        steps.push({ take: `s${1 - p}c${event.capture.cup}`, to: `s${p}pot`, say: t('cups_board.captures', { name: names[p] }) });
       }
     }
     return steps;
@@ -55,7 +56,7 @@ export const cupsBoard = {
   // Buttons for the reserve plays: label and the cups they would fill.
   describe(token) {
     const k = /^r(\d+)$/.exec(token);
-    return k ? `Sow ${k[1]} from reserve` : token;
+    return k ? t('rows_board.sow_from_reserve', { n: Number(k[1]) }) : token;
   },
   preview(token, ctx) {
     const k = /^r(\d+)$/.exec(token);
@@ -64,17 +65,17 @@ export const cupsBoard = {
   },
 };
 
-const NOUNS = { item: 'bean', place: 'cup' };
+const NOUNS = { get item() { return t('cups_board.noun_item'); }, get place() { return t('cups_board.noun_place'); } };
 
 // Everything the client knows of Cups beyond what the server says.
 export const cups = {
   board: cupsBoard,
   rules: CUPS_RULES,
-  sides: ['South', 'North'],
+  get sides() { return [t('rows_board.south'), t('rows_board.north')]; },
   nouns: NOUNS,
-  describeTurn: (event, name) => rowsTurnText(event, name, NOUNS),
+  describeTurn: (event, name) => rowsTurnText(event, name, { items: (count) => t('cups_board.beans', { count }) }),
   score(state, seat, options) {
     const n = cupsPerSide({ options });
-    return { value: state.position[seat * (n + 2) + n], unit: 'in pot', by: 'beans' };
+    return { value: state.position[seat * (n + 2) + n], unit: t('rows_board.in_pot'), by: 'cups_board.beans' };
   },
 };

@@ -1,15 +1,14 @@
 // Cups in our own words, shortened from its rule book in docs/rules/: the lobby's blurb,
 // the rules card and the rules page, whose pictures follow the board module's position vector.
+import { t } from '../i18n/index.js';
+
+// The blurb and the card in the player's language (the catalogues' cups_rules.*); the rules
+// page's sections below are still English only.
 const side = (cups, pot, reserve) => [...cups, pot, reserve];
 
 export const CUPS_RULES = {
-  blurb: 'Two rows of cups, a reserve of beans, and exact landings in your pot.',
-  card: [
-    'You own the bottom row of cups and the pot at its right end. The board starts empty; your beans wait in your reserve.',
-    'On your turn, either sow 1 bean into each of your first k cups from the reserve (k up to the number of cups), or play a cup that holds exactly as many beans as steps to your pot, so the last bean drops into the pot.',
-    'If a reserve play ends in an empty cup, you take every bean from the opposite cup into your pot.',
-    'A cup holding too many beans is blocked until the opponent captures it. With no move you pass; when neither can move, the bigger pot wins.',
-  ],
+  get blurb() { return t('cups_rules.blurb'); },
+  get card() { return [0, 1, 2, 3].map((i) => t(`cups_rules.card_${i}`)); },
   intro: 'Two players, one row of cups each, a pot each and a private reserve of beans. Feed beans from your reserve into your row, and empty a cup into your pot only when it holds exactly the beans needed to reach it. Whoever ends with more beans in the pot wins.',
   sections: [
     { title: 'The board', text: 'You own the bottom row and the pot at its right end; your cups are numbered 1 to 4 from your left, so cup 4 is next to your pot. The board starts empty: every bean waits in the reserves (ten per cup).',

@@ -3,6 +3,7 @@
 // sides, its words for turns and scores, its rules, and the hooks of its panels and actions.
 // Nothing outside this folder names a game.
 import { createBoardView } from './view.js';
+import { t } from '../i18n/index.js';
 import { cups } from './cups.js';
 import { coinDuel } from './coin_duel.js';
 import { oanquan } from './oanquan.js';
@@ -21,7 +22,7 @@ export const GAMES = {
 // A name per seat: the side's name where the game has sides, else "Seat n".
 export function seatLabels(game, options) {
   const sides = GAMES[game]?.sides;
-  return Array.from({ length: seatCount(game, options) }, (_, i) => sides?.[i] ?? `Seat ${i + 1}`);
+  return Array.from({ length: seatCount(game, options) }, (_, i) => sides?.[i] ?? t('lobby.seat', { n: i + 1 }));
 }
 
 // ctx: {game, options, viewerSeat (seat drawn at the bottom, or null), players (names by seat),

@@ -4,7 +4,7 @@ import { s } from '../dom.js';
 import { COLORS, pileArea } from './view.js';
 import { seatNames, compactName } from './names.js';
 import { NJAKA_RULES } from './njaka_rules.js';
-import { plural, list } from '../words.js';
+import { t, formatList } from '../i18n/index.js';
 
 const SIZE = 560;
 const C = SIZE / 2;
@@ -39,7 +39,7 @@ export const njakaBoard = {
     for (let h = 0; h < 12; h++) {
       const [x, y] = holeXY(h);
       const [lx, ly] = [C + (x - C) * COUNT_AT, C + (y - C) * COUNT_AT];
-      places.push({ id: `h${h}`, x, y, shape: 'circle', r: HOLE, name: `hole ${h}`, lx, ly });
+      places.push({ id: `h${h}`, x, y, shape: 'circle', r: HOLE, name: t('njaka_board.hole_name', { n: h }), number: h, lx, ly });
     }
     // Each store sits between the centre and its owner's first-round block of holes.
     const n = players(ctx);
@@ -49,7 +49,7 @@ export const njakaBoard = {
       const angle = ((240 + 30 * centre) * Math.PI) / 180;
       const reach = n === 2 ? 60 : n === 3 ? 76 : 86;    // four trays need more room between them
       places.push({ id: `set${seat}`, x: C + reach * Math.cos(angle), y: C - reach * Math.sin(angle), shape: 'tray',
-        w: 100, h: 72, tone: seat, name: `store of seat ${seat + 1}`, seat, kind: 'store of sets', labelBelow: 23, seatName: seatNames(ctx)[seat] });
+        w: 100, h: 72, tone: seat, name: t('njaka_board.store_of_seat', { n: seat + 1 }), seat, kind: t('njaka_board.store_kind'), labelBelow: 23, seatName: seatNames(ctx)[seat] });
     }
     return places;
   },
@@ -73,7 +73,7 @@ export const njakaBoard = {
   },
 
   countText(content, place) {
-    if (place.id.startsWith('set')) return `${content.set ?? 0} set${content.set === 1 ? '' : 's'}`;
+    if (place.id.startsWith('set')) return t('njaka_board.sets', { count: content.set ?? 0 });
     return content.n ? String(content.n) : '';
   },
 
@@ -109,11 +109,11 @@ export const njakaBoard = {
     const d = ctx.options?.direction === 'cw' ? -1 : 1;
     const steps = [];
     for (const event of events) {
-      if (event.event === 'pass') steps.push({ say: `${names[event.player]} has no counters and waits` });
-      if (event.event === 'plex_auto') steps.push({ say: `The last set goes to ${names[event.winner]}` });
+      if (event.event === 'pass') steps.push({ say: t('njaka_board.waits', { name: names[event.player] }) });
+      if (event.event === 'plex_auto') steps.push({ say: t('njaka_board.last_set_to', { name: names[event.winner] }) });
       if (event.event === 'plex_result') {
-        steps.push({ say: event.fallback ? `Nobody called Plex! in time: the set goes to ${names[event.winner]}`
-          : `${names[event.winner]} called Plex! first` });
+        steps.push({ say: event.fallback ? t('njaka_board.nobody_called', { name: names[event.winner] })
+          : t('njaka_board.called_first', { name: names[event.winner] }) });
       }
       if (event.event !== 'turn') continue;
       const captures = [...(event.captures ?? [])];
@@ -129,16 +129,16 @@ export const njakaBoard = {
           if (counts[hole] === 4 && captures[0]?.hole === hole) {
             const capture = captures.shift();
             counts[hole] = 0;
-            steps.push({ take: `h${hole}`, to: `set${capture.to}`, as: { set: 1 }, say: `Four! A set for ${names[capture.to]}` });
+            steps.push({ take: `h${hole}`, to: `set${capture.to}`, as: { set: 1 }, say: t('njaka_board.four', { name: names[capture.to] }) });
           }
         }
       }
-      if (event.end === 'plex') steps.push({ say: 'Eleven sets taken: Plex!' });
+      if (event.end === 'plex') steps.push({ say: t('njaka_board.eleven_taken') });
     }
     return steps;
   },
 
-  describe: (token) => `Hole ${token}`,
+  describe: (token) => t('njaka_board.hole', { n: Number(token) }),
 };
 
 // Sets of four drawn as little squares of four seeds, so the number of sets is easy to count:
@@ -158,31 +158,33 @@ function drawSets(place, sets) {
 
 // "Ada played hole 4: 1 set for Ada and 1 set for Bo".
 function describeTurn(event, name, names) {
-  let text = `${name} played hole ${event.move?.pit}`;
+  let text = t('njaka_board.played', { name, n: event.move?.pit });
   const sets = new Map();
   for (const capture of event.captures ?? []) sets.set(capture.to, (sets.get(capture.to) ?? 0) + 1);
   if (sets.size) {
-    text += `: ${list([...sets].map(([seat, n]) => `${plural(n, 'set')} for ${seat === event.player ? name : names[seat]}`))}`;
+    text += t('njaka_board.sets_taken', { sets: formatList([...sets].map(([seat, count]) => t('njaka_board.sets_for', { count, name: seat === event.player ? name : names[seat] }))) });
   }
-  if (event.end === 'plex') text += '. Eleven sets are taken: Plex!';
+  if (event.end === 'plex') text += t('njaka_board.then_plex');
   return text;
 }
 
 // Who won the Plex! race: "Bo called Plex! first (312 ms) and takes the last set". The panel,
-// which is all about the race, leaves "Plex!" out of "Nobody called Plex! in time" (`race`).
-const plexResult = (result, who, race = 'Plex! ') => (result.fallback ? `Nobody called ${race}in time: the last set goes to ${who}`
-  : `${who} called Plex! first${result.latency_ms !== undefined ? ` (${result.latency_ms} ms)` : ''} and takes the last set`);
+// which is all about the race, leaves "Plex!" out of "Nobody called Plex! in time" (`inPanel`).
+const plexResult = (result, who, inPanel = false) => {
+  if (result.fallback) return t(inPanel ? 'njaka_board.nobody_in_time' : 'njaka_board.nobody_called_last', { name: who });
+  return result.latency_ms !== undefined ? t('njaka_board.won_race_ms', { name: who, ms: result.latency_ms }) : t('njaka_board.won_race', { name: who });
+};
 
 // The Plex! race for the last set (the server's claim window `plex`): its panel's words, and who
 // won it, from the update that ends it.
 const plexRace = {
-  banner: 'Plex! race',
-  title: 'Eleven sets are taken. The last one goes to whoever calls first!',
-  button: 'Plex!',
-  watching: 'The players are racing for the last set…',
+  get banner() { return t('njaka_board.race_banner'); },
+  get title() { return t('njaka_board.race_title'); },
+  get button() { return t('njaka_board.plex'); },
+  get watching() { return t('njaka_board.race_watching'); },
   resultText(events, names) {
     const result = events?.find((e) => e.event === 'plex_result');
-    return result ? `${plexResult(result, names[result.winner] ?? `Seat ${result.winner + 1}`, '')}.` : null;
+    return result ? t('njaka_board.race_result', { result: plexResult(result, names[result.winner] ?? t('lobby.seat', { n: result.winner + 1 }), true) }) : null;
   },
 };
 
@@ -190,12 +192,12 @@ const plexRace = {
 export const njaka = {
   board: njakaBoard,
   rules: NJAKA_RULES,
-  nouns: { item: 'counter', place: 'hole' },
+  nouns: { get item() { return t('njaka_board.noun_item'); }, get place() { return t('njaka_board.noun_place'); } },
   describeTurn,
   describeEvent(event, who) {
-    if (event.event === 'plex_auto') return `the last set goes to ${who(event.winner)}`;
+    if (event.event === 'plex_auto') return t('njaka_board.auto_last_set', { name: who(event.winner) });
     return event.event === 'plex_result' ? plexResult(event, who(event.winner)) : null;
   },
-  score: (state, seat) => ({ value: state.position[24 + seat], unit: state.position[24 + seat] === 1 ? 'set' : 'sets', by: 'sets' }),
+  score: (state, seat) => ({ value: state.position[24 + seat], unit: t('njaka_board.sets_unit', { count: state.position[24 + seat] }), by: 'njaka_board.sets_margin' }),
   claims: { plex: plexRace },
 };

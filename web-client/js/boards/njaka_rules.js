@@ -1,15 +1,14 @@
 // Njaka in our own words, shortened from its rule book in docs/rules/: the lobby's blurb,
 // the rules card and the rules page, whose pictures follow the board module's position vector.
+import { t } from '../i18n/index.js';
+
+// The blurb and the card in the player's language (the catalogues' njaka_rules.*); the rules
+// page's sections below are still English only.
 const ownedBy = (blocks) => blocks.flatMap((seat, k) => Array(12 / blocks.length).fill(seat ?? k));
 
 export const NJAKA_RULES = {
-  blurb: 'Twelve holes in a circle, two to four players, and a race to shout "Plex!".',
-  card: [
-    'Twelve holes with four counters each; every player owns a block of holes. Lift one of your holes and sow around the circle; if the last counter lands in an occupied hole, lift it and go on.',
-    'Whenever a drop makes a hole hold exactly four, that set of four is taken: by the hole\'s owner during the lap, by you if it was your last counter (which ends your turn).',
-    'When the eleventh set is taken, everyone races to click "Plex!" for the last one.',
-    'Each set buys one hole next round. Win by holding a clear majority of the twelve sets; a player with none is out.',
-  ],
+  get blurb() { return t('njaka_rules.blurb'); },
+  get card() { return [0, 1, 2, 3].map((i) => t(`njaka_rules.card_${i}`)); },
   intro: 'Two to four players around twelve holes of four counters each. Whenever a drop makes a hole hold exactly four, those four are a set. After eleven sets, the last four go to whoever calls "Plex!" first.',
   sections: [
     { title: 'The board', text: 'Twelve holes in a circle, numbered counterclockwise, four counters in each. Every player owns an unbroken block of holes, ringed in his colour (with two players, holes 0–5 and 6–11). The sets you take go to your store in the middle.',

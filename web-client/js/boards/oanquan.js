@@ -174,5 +174,5 @@ export const oanquan = {
   describeEvent: (event, who) => (event.event === 'refill'
     ? t('oanquan_board.refill', { name: who(event.player), count: event.squares?.length ?? 0 }) : null),
   // A big stone is worth ten counters.
-  score: (state, seat) => ({ value: state.position[14 + seat] + 10 * state.position[16 + seat], unit: t('oanquan_board.points_captured'), by: t('oanquan_board.points') }),
+  score: (state, seat) => ({ value: state.position[14 + seat] + 10 * state.position[16 + seat], unit: t('oanquan_board.points_captured'), by: 'oanquan_board.points' }),
 };

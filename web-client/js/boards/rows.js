@@ -4,7 +4,7 @@
 // in words: a reserve play or a cup, relays, an exact pot, a capture.
 import { s } from '../dom.js';
 import { compactName } from './names.js';
-import { plural, relays } from '../words.js';
+import { t } from '../i18n/index.js';
 
 export const CELL = 84;
 
@@ -31,25 +31,25 @@ export function rowsPlaces(n, cupHeight, round) {
   const places = [];
   const cup = { shape: round ? 'circle' : 'rect', r: 32, w: 70, h: cupHeight };
   for (let i = 1; i <= n; i++) {
-    places.push({ id: `s0c${i}`, x: column(i), y: southY, ...cup, tone: 0, name: `South cup ${i}`, seat: 0, kind: `cup ${i}`,
+    places.push({ id: `s0c${i}`, x: column(i), y: southY, ...cup, tone: 0, name: t('rows_board.cup_of', { side: t('rows_board.south'), n: i }), seat: 0, kind: t('rows_board.cup', { n: i }), number: i,
       lx: column(i), ly: southY + cupHeight / 2 + 17 });
-    places.push({ id: `s1c${i}`, x: column(n + 1 - i), y: northY, ...cup, tone: 1, name: `North cup ${i}`, seat: 1, kind: `cup ${i}`,
+    places.push({ id: `s1c${i}`, x: column(n + 1 - i), y: northY, ...cup, tone: 1, name: t('rows_board.cup_of', { side: t('rows_board.north'), n: i }), seat: 1, kind: t('rows_board.cup', { n: i }), number: i,
       lx: column(n + 1 - i), ly: northY - cupHeight / 2 - 17 });
   }
   const potHeight = cupHeight * 2 + 28;
   places.push({ id: 's0pot', x: column(n + 1), y: height / 2, shape: 'pot', w: 72, h: potHeight, tone: 0,
-    name: 'South pot', seat: 0, kind: 'pot', lx: column(n + 1), ly: height / 2 + potHeight / 2 + 17 });
+    name: t('rows_board.pot_of', { name: t('rows_board.south') }), seat: 0, kind: t('rows_board.pot'), lx: column(n + 1), ly: height / 2 + potHeight / 2 + 17 });
   places.push({ id: 's1pot', x: column(0), y: height / 2, shape: 'pot', w: 72, h: potHeight, tone: 1,
-    name: 'North pot', seat: 1, kind: 'pot', lx: column(0), ly: height / 2 - potHeight / 2 - 17 });
+    name: t('rows_board.pot_of', { name: t('rows_board.north') }), seat: 1, kind: t('rows_board.pot'), lx: column(0), ly: height / 2 - potHeight / 2 - 17 });
   const trayWidth = reserveWidth(width);
   places.push({ id: 's0res', x: width / 2 - trayWidth / 2 - 10, y: height - 34, shape: 'tray', w: trayWidth, h: 44,
-    tone: 0, name: 'South reserve', seat: 0, kind: 'reserve', lx: width / 2 - trayWidth - 34, ly: height - 34 });
+    tone: 0, name: t('rows_board.reserve_of', { name: t('rows_board.south') }), seat: 0, kind: t('rows_board.reserve'), lx: width / 2 - trayWidth - 34, ly: height - 34 });
   places.push({ id: 's1res', x: width / 2 + trayWidth / 2 + 10, y: 34, shape: 'tray', w: trayWidth, h: 44,
-    tone: 1, name: 'North reserve', seat: 1, kind: 'reserve', lx: width / 2 + trayWidth + 34, ly: 34 });
+    tone: 1, name: t('rows_board.reserve_of', { name: t('rows_board.north') }), seat: 1, kind: t('rows_board.reserve'), lx: width / 2 + trayWidth + 34, ly: 34 });
   places.push({ id: 's0hand', x: width / 2 + trayWidth / 2 + 10, y: height - 34, shape: 'tray', w: trayWidth * 0.8,
-    h: 44, tone: 0, name: 'South hand', seat: 0, kind: 'coins in hand', hideWhenEmpty: true, lx: width / 2 + trayWidth * 0.9 + 34, ly: height - 34 });
+    h: 44, tone: 0, name: t('rows_board.hand_of', { name: t('rows_board.south') }), seat: 0, kind: t('rows_board.in_hand_kind'), hideWhenEmpty: true, lx: width / 2 + trayWidth * 0.9 + 34, ly: height - 34 });
   places.push({ id: 's1hand', x: width / 2 - trayWidth / 2 - 10, y: 34, shape: 'tray', w: trayWidth * 0.8,
-    h: 44, tone: 1, name: 'North hand', seat: 1, kind: 'coins in hand', hideWhenEmpty: true, lx: width / 2 - trayWidth * 0.9 - 34, ly: 34 });
+    h: 44, tone: 1, name: t('rows_board.hand_of', { name: t('rows_board.north') }), seat: 1, kind: t('rows_board.in_hand_kind'), hideWhenEmpty: true, lx: width / 2 - trayWidth * 0.9 - 34, ly: 34 });
   return places;
 }
 
@@ -71,8 +71,8 @@ export function rowsDecor(n, cupHeight, pt, seatNames) {
   s('title', {}, title), text);
   const potTop = height / 2 - cupHeight - 14;
   const reserves = [
-    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), `${compactName(seatNames[0], 16)}'s reserve`, `${seatNames[0]}'s reserve`, 's0res'),
-    caption(pt(width / 2 + trayWidth / 2 + 10, 63), `${compactName(seatNames[1], 16)}'s reserve`, `${seatNames[1]}'s reserve`, 's1res'),
+    caption(pt(width / 2 - trayWidth / 2 - 10, height - 63), t('rows_board.reserve_of', { name: compactName(seatNames[0], 16) }), t('rows_board.reserve_of', { name: seatNames[0] }), 's0res'),
+    caption(pt(width / 2 + trayWidth / 2 + 10, 63), t('rows_board.reserve_of', { name: compactName(seatNames[1], 16) }), t('rows_board.reserve_of', { name: seatNames[1] }), 's1res'),
   ];
   const body = s('rect', { class: 'board-body', x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
     height: Math.abs(y1 - y0), rx: 46 });
@@ -89,17 +89,18 @@ export function rowsDecor(n, cupHeight, pt, seatNames) {
 }
 
 const potText = ([x, y], text, name, place, where = '') => s('text', { class: `tray-label ${where}`.trim(), x, y, 'text-anchor': 'middle',
-  'dominant-baseline': 'middle', dataset: { captionFor: place } }, s('title', {}, `${name}'s pot`), text);
+  'dominant-baseline': 'middle', dataset: { captionFor: place } }, s('title', {}, t('rows_board.pot_of', { name })), text);
 
-// A pot's caption in two lines, "Ada's" over "pot", whichever way the board is turned. The
+// A pot's caption in two lines, "Ada's" over "pot" ("Topf" over "von Ada"), whichever way the board is turned. The
 // lines sit a little inward and small: the board's rounded corner leaves little room there.
 function potCaption(a, b, name, place) {
   const [upper, lower] = a[1] < b[1] ? [a, b] : [b, a];
-  return [potText(upper, `${compactName(name, 8)}'s`, name, place, 'corner'), potText(lower, 'pot', name, place, 'corner')];
+  const [first, second] = t('rows_board.pot_two_lines', { name: compactName(name, 8) }).split('|');
+  return [potText(upper, first, name, place, 'corner'), potText(lower, second, name, place, 'corner')];
 }
 
 // "Ada's pot" on one line, for the sideways board.
-const potLine = (at, name, place) => potText(at, `${compactName(name, 16)}'s pot`, name, place);
+const potLine = (at, name, place) => potText(at, t('rows_board.pot_of', { name: compactName(name, 16) }), name, place);
 
 // Positions one lap visits: from origin i (0 = the reserve) in direction +1 (R) or -1 (L);
 // position n+1 is the sower's pot.
@@ -113,8 +114,8 @@ export function lapTargets(seat, n, from, count, dir) {
 }
 
 // The guide's prompt when a reserve play is among the choices.
-export const reservePrompt = (tokens) => (tokens.some((t) => /^r\d+$/.test(t))
-  ? 'Your turn: click a highlighted cup, or sow from your reserve.' : null);
+export const reservePrompt = (tokens) => (tokens.some((token) => /^r\d+$/.test(token))
+  ? t('rows_board.prompt') : null);
 
 export const originOf = (seat, from) => (from === 0 ? `s${seat}res` : `s${seat}c${from}`);
 
@@ -132,23 +133,23 @@ export const rowsRotation = (ctx) => (ctx.viewerSeat === 1 ? 180 : 0) + (portrai
 
 export const portrait = () => globalThis.matchMedia?.('(max-width: 600px) and (orientation: portrait)').matches ?? false;
 
-// "Ada sowed 3 beans from the reserve, with 1 relay, capturing 2 beans from cup 4". `item` is
-// what the game sows; `itemName` names a coin kind and `itemsText` a capture's items, where the
-// items are coins.
-export function rowsTurnText(event, name, { item, itemName = (kind) => kind, itemsText = (n) => plural(Number(n ?? 0), item) }) {
+// "Ada sowed 3 beans from the reserve, with 1 relay, capturing 2 beans from cup 4". `items(n)`
+// says n of what the game sows ("3 beans"); `itemName` names a coin kind and `itemsText` a
+// capture's items, where the items are coins.
+export function rowsTurnText(event, name, { items, itemName = (kind) => kind, itemsText = (n) => items(Number(n ?? 0)) }) {
   const move = event.move ?? {};
   const laps = event.trace ?? [];
   let text = move.source === 'reserve'
-    ? `${name} sowed ${plural(move.count, item)} from the reserve`
-    : `${name} played cup ${move.cup}`;
+    ? t('rows_board.sowed', { name, items: items(move.count) })
+    : t('rows_board.played', { name, n: move.cup });
   const coins = (move.laps ?? []).map((lap) => lap.coins ?? []).flat();
-  if (coins.length && move.source === 'reserve') text += ` (${coins.slice(0, move.count).map(itemName).join(', ')})`;
-  text += relays(laps.length);
-  if (laps.some((lap) => lap.dir === 'L')) text += laps.length > 1 ? ' (some laps to the left)' : ' to the left';
-  if (laps.at(-1)?.result === 'pot') text += ', ending in the pot';
+  if (coins.length && move.source === 'reserve') text += t('rows_board.which_coins', { coins: coins.slice(0, move.count).map(itemName).join(', ') });
+  if (laps.length > 1) text += t('rows_board.relays', { count: laps.length - 1 });
+  if (laps.some((lap) => lap.dir === 'L')) text += t(laps.length > 1 ? 'rows_board.some_left' : 'rows_board.to_the_left');
+  if (laps.at(-1)?.result === 'pot') text += t('rows_board.ending_in_pot');
   const capture = event.capture;
   if (capture && (Array.isArray(capture.items) || capture.items !== 0)) {
-    text += `, capturing ${itemsText(capture.items ?? 1)} from cup ${capture.cup}`;
+    text += t('rows_board.capturing', { items: itemsText(capture.items ?? 1), n: capture.cup });
   }
   return text;
 }

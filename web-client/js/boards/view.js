@@ -16,6 +16,7 @@
 //   round                  -> true when the drawing is a disc, so turning it needs no bigger frame
 // and for the turn guide (guide.js), all optional: followUps, describe(token), preview, turnNote,
 // prompt(tokens) (what to ask for these choices) and choiceIcon(token) (a picture for a button).
+import { t } from '../i18n/index.js';
 import { s } from '../dom.js';
 import { animation } from '../storage.js';
 
@@ -54,7 +55,7 @@ export function createBoardView(spec, ctx) {
   }));
 
   const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, class: `board board-${ctx.game}`,
-    role: 'group', 'aria-label': `${ctx.gameName ?? ctx.game} board`, dataset: { testid: 'board' } });
+    role: 'group', 'aria-label': t('place_words.board', { game: ctx.gameName ?? ctx.game }), dataset: { testid: 'board' } });
   const placeLayer = s('g', { class: 'places' });
   const overlay = s('g', { class: 'overlay' });
   svg.append(s('g', { class: 'decor' }, spec.decorate?.(ctx, pt) ?? []), placeLayer, overlay);
@@ -106,7 +107,7 @@ export function createBoardView(spec, ctx) {
 
   // "Ada's cup 3", "Bo's pot", "square 7": a place with an owner is named after the player.
   function spokenName(place) {
-    return place.seat !== undefined && ctx.players?.[place.seat] ? `${ctx.players[place.seat]}'s ${place.kind}` : place.name ?? place.id;
+    return place.seat !== undefined && ctx.players?.[place.seat] ? t('place_words.owned', { name: ctx.players[place.seat], kind: place.kind }) : place.name ?? place.id;
   }
 
   function spokenContent(place, content) {
@@ -336,7 +337,8 @@ function labelAnchor(place) {
 
 // The number a move's words use for a place ("cup 4", "square 3", "hole 7"), written small
 // at the top of the place so a description can be followed on the board.
-export const placeNumber = (place) => /(?:cup|square|hole) (\d+)$/.exec(place.name ?? '')?.[1];
+// A board module may give the number itself (`number`: the rows' cups, whose names are translated).
+export const placeNumber = (place) => (place.number !== undefined ? String(place.number) : /(?:cup|square|hole) (\d+)$/.exec(place.name ?? '')?.[1]);
 
 function numberOf(place) {
   const number = placeNumber(place);
