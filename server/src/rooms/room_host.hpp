@@ -1,6 +1,6 @@
 #pragma once
 // What a room needs of whatever holds its rooms (the hub), and nothing more: a room reaches up
-// only through these five calls, so it can be tested, and changed, without the layers above.
+// only through these calls, so it can be tested, and changed, without the layers above.
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,6 +10,16 @@
 #include "stored_game.hpp"
 
 namespace mancala::server {
+
+// A game that just ended, as a layer above may want to learn it (a tournament, its pairings'
+// results): told once its result is durable.
+struct FinishedGame {
+  std::string room_id;
+  std::string game;
+  Json result;                       // Match::result(), as stored
+  std::vector<std::string> players;  // by seat: a person's player id, "" for a computer player
+  bool rated = false;
+};
 
 class RoomHost {
  public:
@@ -28,6 +38,9 @@ class RoomHost {
   // These accounts changed in the database (a rated result moved their ratings): whoever else
   // shows them (other processes) reads them again.
   virtual void players_changed(const std::vector<std::string>& player_ids) = 0;
+  // The room's game ended and its result is stored. Called on the room's strand: keep it short.
+  // Nobody listens by default; a layer that pairs games (a tournament) overrides it.
+  virtual void on_game_finished(const FinishedGame& game) { (void)game; }
 };
 
 }  // namespace mancala::server
