@@ -11,16 +11,6 @@
 
 namespace mancala::server {
 
-// A game that just ended, as a layer above may want to learn it (a tournament, its pairings'
-// results): told once its result is durable.
-struct FinishedGame {
-  std::string room_id;
-  std::string game;
-  Json result;                       // Match::result(), as stored
-  std::vector<std::string> players;  // by seat: a person's player id, "" for a computer player
-  bool rated = false;
-};
-
 class RoomHost {
  public:
   virtual ~RoomHost() = default;
@@ -38,9 +28,6 @@ class RoomHost {
   // These accounts changed in the database (a rated result moved their ratings): whoever else
   // shows them (other processes) reads them again.
   virtual void players_changed(const std::vector<std::string>& player_ids) = 0;
-  // The room's game ended and its result is stored. Called on the room's strand: keep it short.
-  // Nobody listens by default; a layer that pairs games (a tournament) overrides it.
-  virtual void on_game_finished(const FinishedGame& game) { (void)game; }
 };
 
 }  // namespace mancala::server

@@ -157,15 +157,10 @@ void Room::game_finished(const StoredAction& action) {
   claim_timer_.cancel();
   clock_.cancel();
   race_.cancel();
-  FinishedGame finished{meta_.id, meta_.game, match_.result(), {}, meta_.rated};
-  for (int i = 0; i < seats_.count(); ++i) {
-    const bool person = seats_.at(i) && bots_.level(i) == 0;
-    finished.players.push_back(person ? seats_.at(i)->id : "");
-    if (person) services_.host.seat_index(seats_.at(i)->id, meta_.id, false);
-  }
+  for (int i = 0; i < seats_.count(); ++i)
+    if (seats_.at(i) && bots_.level(i) == 0) services_.host.seat_index(seats_.at(i)->id, meta_.id, false);
   log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
   publish();
-  services_.host.on_game_finished(finished);
   if (meta_.rated) refresh_ratings();
   forget_if_idle();
 }
