@@ -15,6 +15,23 @@ std::optional<std::string> ChatLog::take_turn(const std::string& player_id, cons
   return std::nullopt;
 }
 
+std::optional<protocol::Error> ChatLog::refusal(const std::string& room_id, const Speaker& speaker,
+                                                bool spectator_chat, const std::string& text, SteadyTime now) {
+  using protocol::Code;
+  if (!speaker.member) return protocol::Error{Code::not_found, "join room " + room_id + " to chat in it"};
+  if (!speaker.seated && !spectator_chat)
+    return protocol::Error{Code::not_allowed, "the room's creator turned the spectators' chat off"};
+  if (auto limited = take_turn(speaker.player.id, text, now)) return protocol::Error{Code::rate_limited, *limited};
+  return std::nullopt;
+}
+
+StoredChatLine ChatLog::line(const Speaker& speaker, std::string text, std::string at, bool during_play) {
+  const Player& player = speaker.player;
+  return {{speaker.seated ? kPlayersChannel : kSpectatorsChannel, player.id, player.name, std::move(text),
+           std::move(at), player.account},
+          during_play};
+}
+
 void ChatLog::record(StoredChatLine said) {
   recent_.push_back(std::move(said));
   if (recent_.size() > kRecentLines) recent_.pop_front();

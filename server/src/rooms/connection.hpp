@@ -99,6 +99,7 @@ struct Caller {
     if (metrics) metrics->count_error(code);
     reply(protocol::write_error(id, {code, std::move(message), std::move(details)}));
   }
+  void fail(protocol::Error error) const { fail(error.code, std::move(error.message), std::move(error.details)); }
   // A write or read of `what` failed: `unavailable`, with a time to retry, while the database
   // cannot be reached or its disk is full (nothing is lost; the client asks again), `internal`
   // for anything else.

@@ -26,7 +26,11 @@
 #include "room_host.hpp"
 #include "room_members.hpp"
 #include "room_message.hpp"
+#include "room_reads.hpp"
 #include "room_status.hpp"
+#include "room_update.hpp"
+#include "room_view.hpp"
+#include "seat_rules.hpp"
 #include "stored_game.hpp"
 #include "time_source.hpp"
 
@@ -96,7 +100,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void commit(const std::function<void(std::function<void(bool)>)>& write,
               std::function<void(bool)> then, std::function<void()> on_durable = {});
 
-  // One handler per kind of RoomMessage, on the strand.
+  // One handler per kind of RoomMessage, on the strand (the game's in room_play.cpp, the
+  // chat's in room_chat.cpp, the rest in room.cpp).
   void on(const Caller& caller, const protocol::JoinRoom& join);
   void on(const Caller& caller, const protocol::LeaveRoom& leave);
   void on(const Caller& caller, const protocol::Move& move);
@@ -115,80 +120,76 @@ class Room : public std::enable_shared_from_this<Room> {
   // The refusals most requests start with. True when the caller may see the room (a private
   // room only to its players and members); otherwise the caller heard `not_found`.
   bool visible_or_refuse(const Caller& caller) const;
-  // The caller's seat, when the room is visible to him and he holds one; otherwise he heard
-  // `not_found` or `not_a_player` with `refusal` as its message.
+  // "Seated, or refuse": the caller's seat, when the room is visible to him and he holds one;
+  // otherwise he heard `not_found` or `not_a_player` with `refusal` as its message.
   std::optional<int> seated_or_refuse(const Caller& caller, const std::string& refusal) const;
-  void play_special(const Caller& caller, const std::string& kind);  // resign or a game's own
-  std::optional<int> person_who_left() const;  // a seated person with no connection here
-  std::vector<int> bot_levels() const;  // each seat's computer player's level, 0 for a person
-  void start_rematch();
-  void rematch_started(const std::string& room_id);  // empty: it could not be created
-  // The clock: wake the room when the running seat's time runs out, and commit the timeout.
-  void arm_clock();
-  bool flag_fell();  // true when it did: a timeout update is being committed
-  void resend_or_refuse(const Caller& caller, const protocol::Move& move, int seat);
-  // Runs `read` with a copy of the room's meta on a reader thread (stored actions are read and
-  // replayed there, not on the strand); it replies to `caller` itself, `internal` if it throws.
-  void read_stored(const Caller& caller, std::function<void(const GameMeta&, Storage&)> read) const;
+  // True while the game runs; otherwise the caller heard why not (seat_rules.hpp).
+  bool playing_or_refuse(const Caller& caller) const;
+
+  // Seats and members (room.cpp).
   void take_seat(const Caller& caller, int seat);
   // When the seat about to be taken is the last free one: the game's start time.
   std::optional<std::string> start_time_if_last_seat() const;
   void fill_seat(int seat, PlayerRef player, const std::optional<std::string>& started_at);
   bool persons_seated() const;
   void remove_connection(const std::shared_ptr<Connection>& connection);
-
-  // The game side: commit an outcome already applied to match_, then announce it.
-  void commit_update(std::optional<Caller> caller, std::string kind, int seat, std::string tokens,
-                     Outcome outcome);
-  void announce(const SharedText& update, const SharedText& mover_update, const std::optional<Caller>& caller) const;
-  void after_update(const StoredAction& action);
-  // Web Push (push_notices.hpp) in games of a day or more per move: to the seat now to move when
-  // none of its connections is in the room; and of a rematch offer to the players who have not
-  // asked yet. Those are connected (asking needs every player in the room), but in such a game
-  // a page stays open for days without anyone looking at it.
-  void tell_absent_player_to_move(std::optional<int> mover);
-  void tell_players_of_rematch(int asker);
-  void refresh_ratings();
-  // The claim window: opened when the game enters one, settled by the first valid claim or,
-  // at its deadline, by the game's fallback.
-  void open_claim_window();
-  void settle_claim(const std::optional<Caller>& caller, std::optional<int> claimant);
-  void rebuild_from_storage();
-  void read_back();
-  // Computer players: a search when one is to move, its result checked like a person's move,
-  // and their claims.
-  void let_bot_think(bool random = false);
-  void play_bot_move(const BotSeats::Result& result);
-  void schedule_bot_claims();
-
-  // Membership and views.
   bool may_see(const Caller& caller) const;
-  std::optional<int> seat_of(const PlayerRef& player) const;
   bool seat_connected(int seat) const;
   // Adds the caller's connection (or updates its seat); true when a seat that had nobody
   // connected has someone again.
   bool add_member(const Caller& caller, std::optional<int> seat);
   void welcome_back(const Caller& caller, int seat);  // a seated player's connection joins
   void tell_open_window(Connection& connection) const;
-  protocol::RoomSummary summary() const;
-  // `seated`: the member holds a seat (which hides the spectators' chat during play).
-  protocol::RoomView view(bool with_invite, bool seated) const;
-  void say(const Caller& caller, StoredChatLine said);
-  void reply_room(const Caller& caller) const;  // the invite only for seated players
+  void forget_if_idle();
+
+  // Views (room_view.hpp) and sending them.
+  RoomSnapshot snapshot() const;
+  void reply_room(const Caller& caller) const;
   void send_room_to_others(const Connection* except);
   void send_to_members(const SharedText& text, const Connection* except = nullptr);
   void send_presence(int seat, bool connected);
   void publish();
-  void forget_if_idle();
-  bool check_playing(const Caller& caller) const;
+
+  // The game side (room_play.cpp): commit an outcome already applied to match_, then announce it.
+  void play_special(const Caller& caller, const std::string& kind);  // resign or a game's own
+  void commit_update(std::optional<Caller> caller, AppliedAction applied);
+  void announce(const PreparedUpdate& update, const std::optional<Caller>& caller) const;
+  void after_update(const StoredAction& action);
+  void game_finished(const StoredAction& action);
+  // Web Push (push_decisions.hpp) in games of a day or more per move.
+  void send_push(const std::vector<PushNotice>& notices) const;
+  void refresh_ratings();
+  // The claim window: opened when the game enters one, settled by the first valid claim or,
+  // at its deadline, by the game's fallback.
+  void open_claim_window();
+  void settle_claim(const std::optional<Caller>& caller, std::optional<int> claimant);
+  void schedule_bot_claims();
+  void rebuild_from_storage();
+  void read_back();
+  void read_back_done(RoomReads::Rebuilt rebuilt);
+  // The clock: wake the room when the running seat's time runs out, and commit the timeout.
+  void arm_clock();
+  bool flag_fell();  // true when it did: a timeout update is being committed
+  // Computer players: a search when one is to move, its result checked like a person's move.
+  void let_bot_think(bool random = false);
+  void play_bot_move(const BotSeats::Result& result);
+  // Rematch.
+  std::optional<int> person_who_left() const;  // a seated person with no connection here
+  std::vector<int> bot_levels() const;  // each seat's computer player's level, 0 for a person
+  void start_rematch();
+  void rematch_started(const std::string& room_id);  // empty: it could not be created
+
+  // The chat (room_chat.cpp): stored first, then sent to whoever may read it.
+  void say(const Caller& caller, StoredChatLine said);
 
   Services services_;
+  RoomReads reads_;
   Strand strand_;
   GameMeta meta_;
   Match match_;
   std::int64_t version_;
   std::atomic<RoomStatus> status_;
-  std::vector<PlayerRef> seats_;  // each seat's player; null while free
+  RoomSeats seats_;
   BotSeats bots_;
   RoomMembers members_;
   std::size_t rounds_stored_;

@@ -1,6 +1,6 @@
 #pragma once
 // What a room needs of whatever holds its rooms (the hub), and nothing more: a room reaches up
-// only through these five calls, so it can be tested, and changed, without the layers above.
+// only through these calls, so it can be tested, and changed, without the layers above.
 #include <functional>
 #include <optional>
 #include <string>
