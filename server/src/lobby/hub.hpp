@@ -113,6 +113,17 @@ class Hub final : public RoomHost {
   void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
                       std::vector<Caller> members, std::function<void(std::string)> done) override;
   void players_changed(const std::vector<std::string>& player_ids) override;
+  void game_finished(const std::string& room_id, const Json& result) override;
+  // Who hears of every game that ends here (tournaments); set before the start.
+  using GameFinished = std::function<void(const std::string& room_id, const Json& result)>;
+  void on_game_finished(GameFinished listener) { game_finished_ = std::move(listener); }
+  // Opens a room for the table's players, as for a paired seek (each of their connections gets
+  // an unsolicited `room`); `opened` gets the room's id and its players by seat once it is
+  // stored, or "" when it could not be made. Any thread.
+  using RoomOpened = std::function<void(const std::string& room_id, const std::vector<std::string>& players_by_seat)>;
+  void open_paired_room(Table table, RoomOpened opened) {
+    seat_paired_table(std::move(table), std::move(opened));
+  }
 
   RoomCounts room_counts() const;
 
@@ -133,7 +144,7 @@ class Hub final : public RoomHost {
   void watch_seeks(const Caller& caller);
   void add_seek(const Caller& caller, SeekRequest request, std::set<std::string> muted);
   // Makes and stores the room of seekers the pool seated together; each hears of it as a joiner would.
-  void seat_paired_table(Table table);
+  void seat_paired_table(Table table, RoomOpened opened = nullptr);
   void tell_paired_players(const std::vector<PlayerRef>& players, protocol::Code code, const std::string& message);
   std::map<std::string, int> playing_by_game() const;
   void sweep_expired_rooms();
@@ -153,6 +164,7 @@ class Hub final : public RoomHost {
   BotPool& bot_pool_;
   TimeSource time_;
   PushNotices* push_ = nullptr;
+  GameFinished game_finished_;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;
   Pairing pairing_;  // quick pairing's seeks (after lobby_, which it counts players from)

@@ -585,6 +585,7 @@ void Room::after_update(const StoredAction& action) {
     for (std::size_t i = 0; i < seats_.size(); ++i)
       if (seats_[i] && bots_.level(static_cast<int>(i)) == 0) services_.host.seat_index(seats_[i]->id, meta_.id, false);
     log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
+    services_.host.game_finished(meta_.id, match_.result());
     publish();
     if (meta_.rated) refresh_ratings();
     return forget_if_idle();
