@@ -12,7 +12,9 @@
 // already run on a reader and write directly.
 //
 // Not yet: round robins are stored but not run, one process only (no take-over), no
-// `watch_tournament` pushes, no restart of a running arena's rooms' scores beyond what is stored.
+// `watch_tournament` pushes. A restart reloads what is stored (scores, open pairings, whose
+// games the hub restores); a game whose end was stored but whose points were not yet (the
+// process killed between the two writes) is not scored again from the stored game.
 #include <chrono>
 #include <deque>
 #include <optional>
