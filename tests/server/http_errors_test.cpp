@@ -82,7 +82,7 @@ std::string shape_problem(const StringResponse& response) {
   if (!error["message"].is_string() || error["message"].get<std::string>().size() < 10) return "no message to act on";
   if (status == 405 && response[http::field::allow].empty()) return "405 without Allow";
   // A server without analysis workers stays so: nothing to come back for.
-  const bool for_good = error["code"] == "analysis_off";
+  const bool for_good = error["code"] == "analysis_off" || error["code"] == "tournaments_off";
   if ((status == 429 || (status == 503 && !for_good)) && response[http::field::retry_after].empty())
     return "no Retry-After";
   return "";
@@ -99,7 +99,7 @@ TEST(HttpErrors, EveryApiHasItsTable) {
     EXPECT_FALSE(table.routes.empty()) << table.api;
     apis.insert(std::string(table.api));
   }
-  EXPECT_EQ(apis, (std::set<std::string>{"accounts", "players", "push", "mutes", "games", "analysis"}));
+  EXPECT_EQ(apis, (std::set<std::string>{"accounts", "players", "push", "mutes", "games", "analysis", "tournaments"}));
 }
 
 TEST(HttpErrors, EveryRouteRefusesInTheOneShape) {

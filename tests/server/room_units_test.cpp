@@ -364,6 +364,14 @@ class ListeningHost : public RoomHost {
   void create_rematch(const GameMeta&, std::vector<PlayerRef>, std::vector<int>, std::vector<Caller>,
                       std::function<void(std::string)>) override {}
   void players_changed(const std::vector<std::string>&) override {}
+  void game_finished(const std::string& room_id, const Json& result) override {
+    finished_room = room_id;
+    finished_result = result;
+    told.set_value();
+  }
+  std::string finished_room;  // read once `told` is ready
+  Json finished_result;
+  std::promise<void> told;
   std::atomic<int> freed{0};
   std::promise<void> both_freed;
 };
@@ -387,6 +395,9 @@ TEST_F(StoredRoom, AResignationIsStoredBeforeTheResignerHearsItAndFreesBothSeats
   auto freed = host.both_freed.get_future();
   EXPECT_EQ(freed.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "seats still indexed";
   EXPECT_EQ(room->status(), RoomStatus::finished);
+  ASSERT_EQ(host.told.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_EQ(host.finished_room, meta_.id) << "the host hears of the finished game (a tournament scores it)";
+  EXPECT_EQ(host.finished_result, storage_->load_game(meta_.id)->meta.result);
   work.reset();
   io.stop();
   runner.join();

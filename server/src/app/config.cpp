@@ -212,6 +212,9 @@ const std::vector<Flag>& flags() {
        "for tests only: game clocks, grace times and the once-a-minute check of open sockets' sessions "
        "run K times faster (1-1000, default 1), so a test sees a timeout without waiting for it",
        [](Config& c, const FlagValue& v) { c.clock_speed = static_cast<double>(v.integer(1, 1000)); }},
+      {"--test-tournament-minute-ms", "N",
+       "for tests only: an arena's minute lasts N ms (10-60000, default 60000), so that a test plays a whole arena in seconds",
+       [](Config& c, const FlagValue& v) { c.test_tournament_minute_ms = static_cast<int>(v.integer(10, 60000)); }},
       {"--test-read-delay-ms", "N",
        "for tests only: every database read after the start waits N ms (0-10000, default 0), to show "
        "that no network thread waits for one",

@@ -23,6 +23,7 @@
 #include "sqlite_vfs.hpp"
 #include "storage.hpp"
 #include "thread_name.hpp"
+#include "tournament_service.hpp"
 #include "web_push.hpp"
 #include "work_queue.hpp"
 
@@ -233,6 +234,10 @@ int run_server(const Config& config) {
   } else {
     hub.restore_rooms();
   }
+  // Arenas run on this process when it is the only one (no take-over between processes yet).
+  Tournaments tournaments(io, storage, hub, [] { return std::chrono::system_clock::now(); },
+                          std::chrono::milliseconds(config.test_tournament_minute_ms));
+  if (!membership) tournaments.start();
   storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
   if (router) router->delay_lookups(std::chrono::milliseconds(config.test_read_delay_ms));
   storage.limit_pages_from(config.test_page_limit_file);
@@ -263,7 +268,8 @@ int run_server(const Config& config) {
                             analyses.get(),
                             &password_work,
                             &record_replays,
-                            config.public_metrics};
+                            config.public_metrics,
+                            &tournaments};
   const auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind), config.port), context);
   listener->run();
@@ -297,6 +303,7 @@ int run_server(const Config& config) {
   record_replays.stop();  // the same for replays
   analyses->stop();  // positions being searched are still stored; the rest resume at the next start
   analysis_workers.stop();
+  tournaments.stop();  // no new pairing; what is stored stays
   bot_pool.stop();  // searches still running finish (each is time-bounded); their results go nowhere
   hub.readers().stop();  // reads still queued have nobody to answer
   if (push) push->stop();  // notices still queued are dropped; those being sent end by their timeout

@@ -335,11 +335,19 @@ void Hub::watch_seeks(const Caller& caller) {
   pairing_.watch(caller.connection);
 }
 
-void Hub::seat_paired_table(Table table) {
+void Hub::seat_paired_table(Table table, RoomOpened opened) {
+  const auto report = [opened](const std::string& room_id, const std::vector<PlayerRef>& by_seat = {}) {
+    std::vector<std::string> ids;
+    for (const auto& player : by_seat) ids.push_back(player->id);
+    if (opened) opened(room_id, ids);
+  };
   std::vector<PlayerRef> players;
   for (const auto& seeker : table.seekers) {
     auto player = players_.find(seeker.player_id);
-    if (!player) return log_error("paired_player_unknown", {{"player", seeker.player_id}});
+    if (!player) {
+      report("");
+      return log_error("paired_player_unknown", {{"player", seeker.player_id}});
+    }
     players.push_back(std::move(player));
   }
   const RoomDraw draw{random_u64(), random_text(kRoomIdCharacters), "", now_utc(), format_utc(time_.now())};
@@ -348,12 +356,15 @@ void Hub::seat_paired_table(Table table) {
     paired = std::make_shared<PairedRoom>(plan_paired_room(table, players, draw));
   } catch (const std::exception& e) {
     log_error("paired_room_not_planned", {{"game", table.kind.game}, {"message", e.what()}});
+    report("");
     return tell_paired_players(players, Code::internal, "the game you were paired into could not be set up; seek again");
   }
-  storage_.create_game(paired->meta, on_io([this, paired](bool stored) {
-    if (!stored)
+  storage_.create_game(paired->meta, on_io([this, paired, report](bool stored) {
+    if (!stored) {
+      report("");
       return tell_paired_players(paired->players, Code::unavailable,
                                  "the game you were paired into could not be stored; seek again");
+    }
     auto room = std::make_shared<Room>(services(), paired->meta, paired->match, 0, paired->players);
     add_room(room, paired->players);
     std::vector<Caller> members;  // every connection of every player here hears of the room
@@ -363,7 +374,12 @@ void Hub::seat_paired_table(Table table) {
     log_info("paired_room_created", {{"room", paired->meta.id}, {"game", paired->meta.game},
                                      {"seats", paired->players.size()}});
     room->welcome_rematch(members);  // as a rematch's players: all seated, none asked for it in this room
+    report(paired->meta.id, paired->players);
   }));
+}
+
+void Hub::game_finished(const std::string& room_id, const Json& result) {
+  if (game_finished_) game_finished_(room_id, result);
 }
 
 // An unsolicited error to every connection of the players of a table that could not be seated.

@@ -120,6 +120,17 @@ class Hub final : public RoomHost {
   void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
                       std::vector<Caller> members, std::function<void(std::string)> done) override;
   void players_changed(const std::vector<std::string>& player_ids) override;
+  void game_finished(const std::string& room_id, const Json& result) override;
+  // Who hears of every game that ends here (tournaments); set before the start.
+  using GameFinished = std::function<void(const std::string& room_id, const Json& result)>;
+  void on_game_finished(GameFinished listener) { game_finished_ = std::move(listener); }
+  // Opens a room for the table's players, as for a paired seek (each of their connections gets
+  // an unsolicited `room`); `opened` gets the room's id and its players by seat once it is
+  // stored, or "" when it could not be made. Any thread.
+  using RoomOpened = std::function<void(const std::string& room_id, const std::vector<std::string>& players_by_seat)>;
+  void open_paired_room(Table table, RoomOpened opened) {
+    seat_paired_table(std::move(table), std::move(opened));
+  }
 
   RoomCounts room_counts() const;
 
@@ -143,7 +154,7 @@ class Hub final : public RoomHost {
   // A seat taken in a room here: the player's seeks end, here and at the pool's holder.
   void seated_here(const std::string& player_id);
   // Makes and stores the room of seekers the pool seated together; each hears of it as a joiner would.
-  void seat_paired_table(Table table);
+  void seat_paired_table(Table table, RoomOpened opened = nullptr);
   void tell_paired_players(const std::vector<PlayerRef>& players, protocol::Code code, const std::string& message);
   std::map<std::string, int> playing_by_game() const;
   void sweep_expired_rooms();
@@ -163,6 +174,7 @@ class Hub final : public RoomHost {
   BotPool& bot_pool_;
   TimeSource time_;
   PushNotices* push_ = nullptr;
+  GameFinished game_finished_;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;
   Pairing pairing_;  // quick pairing's seeks (after lobby_, which it counts players from)

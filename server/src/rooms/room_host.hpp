@@ -28,6 +28,9 @@ class RoomHost {
   // These accounts changed in the database (a rated result moved their ratings): whoever else
   // shows them (other processes) reads them again.
   virtual void players_changed(const std::vector<std::string>& player_ids) = 0;
+  // The room's game ended with `result` (the engine's), once, after its last update was stored:
+  // a tournament scores it (issue 48).
+  virtual void game_finished(const std::string& room_id, const Json& result) = 0;
 };
 
 }  // namespace mancala::server

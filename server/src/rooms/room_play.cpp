@@ -160,6 +160,7 @@ void Room::game_finished(const StoredAction& action) {
   for (int i = 0; i < seats_.count(); ++i)
     if (seats_.at(i) && bots_.level(i) == 0) services_.host.seat_index(seats_.at(i)->id, meta_.id, false);
   log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
+  services_.host.game_finished(meta_.id, match_.result());
   publish();
   if (meta_.rated) refresh_ratings();
   forget_if_idle();

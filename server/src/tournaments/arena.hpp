@@ -26,6 +26,8 @@ class Arena {
 
   // Joins, or comes back from a pause. False once the arena has ended.
   bool join(TournamentPlayer player);
+  // A stored player back after a restart, as they were (paused or not).
+  void restore(TournamentPlayer player) { players_.push_back(std::move(player)); }
   // Pauses (running) or withdraws (before the start). False when not a player.
   bool leave(const std::string& player_id);
 

@@ -9,6 +9,7 @@
 #include "mutes_api.hpp"
 #include "players_api.hpp"
 #include "push_api.hpp"
+#include "tournaments_api.hpp"
 #include "http_session.hpp"
 #include "log.hpp"
 #include "log_throttle.hpp"
@@ -101,7 +102,7 @@ void count_per_address(const ApiCall& call, const RouteLimit& limit) {
 
 std::span<const RouteTable> api_route_tables() {
   static const std::array tables{account_routes(), player_routes(), push_routes(), mute_routes(), game_routes(),
-                                 analysis_routes()};
+                                 analysis_routes(), tournament_routes()};
   return tables;
 }
 

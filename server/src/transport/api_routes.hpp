@@ -1,5 +1,5 @@
 #pragma once
-// The HTTP API's routes, one table per API (accounts, players, push, mutes, games, analysis),
+// The HTTP API's routes, one table per API (accounts, players, push, mutes, games, analysis, tournaments),
 // and the one dispatcher that walks them (issue 50). Each route is listed once: its method, its
 // path pattern, what its requests count against, and its handler. The dispatcher answers what
 // no route takes (404 for a path no table has, 405 with Allow for a method its routes lack),

@@ -18,6 +18,7 @@ class PlayerDirectory;
 class Metrics;
 class AnalysisJobs;
 class WorkQueue;
+class Tournaments;
 
 // How often an address, a name or a player may knock on each door of the HTTP API that costs
 // something (every way in is rate-limited; the WebSocket has its own per-connection limit).
@@ -49,6 +50,8 @@ struct RequestLimits {
   FailureLimiter mutes_by_address{60, std::chrono::minutes(10)};
   // Invites looked up (POST /api/invites) per address.
   FailureLimiter invite_lookups{120, std::chrono::minutes(10)};
+  // Tournaments created, joined and left (each counts) per address.
+  FailureLimiter tournaments_by_address{60, std::chrono::minutes(10)};
 };
 
 // What the HTTP side of the server needs, shared by every HTTP session.
@@ -81,6 +84,8 @@ struct HttpContext {
   WorkQueue* record_replays = nullptr;
   // --public-metrics: /metrics answers everyone, not only loopback peers.
   bool public_metrics = false;
+  // Tournaments (tournament_service.hpp); none: their endpoints answer 503.
+  Tournaments* tournaments = nullptr;
   // Served over https: cookies get Secure and the __Host- prefix.
   bool secure_cookies() const { return public_origin.rfind("https://", 0) == 0; }
 };

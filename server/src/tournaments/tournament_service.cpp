@@ -1,0 +1,429 @@
+#include "tournament_service.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+
+#include "hub.hpp"
+#include "log.hpp"
+#include "mancala/protocol/client_messages.hpp"
+#include "pairing.hpp"
+#include "random.hpp"
+#include "storage.hpp"
+
+namespace mancala::server {
+
+using Refusal = TournamentRefusal;
+
+namespace {
+
+constexpr int kMaxNameBytes = 80;
+constexpr int kMaxMinutes = 24 * 60;
+constexpr int kListLimit = 100;
+// A start a little in the past is taken (a clock a few seconds behind), not a day ago.
+constexpr auto kStartSlack = std::chrono::minutes(1);
+
+Refusal bad(const std::string& message) { return Refusal(Refusal::Kind::bad_request, "bad_request", message); }
+
+// The engine's checks of the game, its options and the clock, as for a seek (check_seek).
+SeekRequest checked_kind(const Json& body, const Player& creator) {
+  Json seek{{"type", "seek"}, {"game", body.value("game", Json())}, {"options", body.value("options", Json::object())},
+            {"rated", body.value("rated", false)}};
+  if (body.contains("clock") && !body["clock"].is_null()) seek["clock"] = body["clock"];
+  auto parsed = protocol::parse_client_message(seek.dump());
+  if (const auto* error = std::get_if<protocol::Error>(&parsed.body)) throw bad(error->message);
+  const auto* message = std::get_if<protocol::Seek>(&std::get<protocol::ClientMessage>(parsed.body));
+  if (!message) throw bad("the tournament's game could not be read");
+  auto checked = check_seek(*message, creator);
+  if (const auto* error = std::get_if<protocol::Error>(&checked))
+    throw Refusal(error->code == protocol::Code::not_allowed ? Refusal::Kind::not_allowed : Refusal::Kind::bad_request,
+                  std::string(protocol::to_string(error->code)), error->message);
+  return std::get<SeekRequest>(std::move(checked));
+}
+
+TournamentPlayer player_of(const StoredEntrant& e) {
+  TournamentPlayer p;
+  p.player_id = e.player_id;
+  p.name = e.name;
+  p.score = e.score;
+  p.streak = e.streak;
+  p.games = e.games;
+  p.paused = e.paused;
+  p.last_opponent = e.last_opponent;
+  return p;
+}
+
+StoredEntrant entrant_of(const TournamentPlayer& p) {
+  return {p.player_id, p.name, p.score, p.streak, p.games, p.paused, p.last_opponent};
+}
+
+}  // namespace
+
+std::optional<SystemTime> parse_iso_utc(const std::string& text) {
+  std::tm utc{};
+  int millis = 0;
+  char zone = 0;
+  int used = 0;
+  const bool with_millis = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c%n", &utc.tm_year, &utc.tm_mon,
+                                       &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &millis, &zone, &used) == 8;
+  if (!with_millis) {
+    millis = 0;
+    used = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
+                    &utc.tm_min, &utc.tm_sec, &zone, &used) != 7)
+      return std::nullopt;
+  }
+  if (zone != 'Z' || used != static_cast<int>(text.size())) return std::nullopt;
+  if (utc.tm_mon < 1 || utc.tm_mon > 12 || utc.tm_mday < 1 || utc.tm_mday > 31 || utc.tm_hour > 23 ||
+      utc.tm_min > 59 || utc.tm_sec > 60)
+    return std::nullopt;
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
+}
+
+struct Tournaments::Live {
+  Live(net::io_context& io, StoredTournament meta_, SeekKind kind_, std::vector<int> sizes, const Now& now,
+       SystemTime starts, SystemTime ends)
+      : meta(std::move(meta_)), kind(std::move(kind_)), arena(now, starts, ends, std::move(sizes)), timer(io) {}
+  StoredTournament meta;
+  SeekKind kind;  // what every room of it is: game, resolved options, clock, rated
+  Arena arena;
+  net::steady_timer timer;
+};
+
+Tournaments::Tournaments(net::io_context& io, Storage& storage, Hub& hub, Now now, std::chrono::milliseconds minute)
+    : io_(io), storage_(storage), hub_(hub), now_(std::move(now)), minute_(minute) {}
+
+Tournaments::~Tournaments() { stop(); }
+
+SystemTime Tournaments::ends_at(const StoredTournament& meta) const {
+  const auto starts = parse_iso_utc(meta.starts_at).value_or(now_());
+  return starts + std::chrono::duration_cast<SystemTime::duration>(minute_ * meta.minutes);
+}
+
+void Tournaments::start() {
+  hub_.on_game_finished([this](const std::string& room_id, const Json& result) { game_finished(room_id, result); });
+  auto& store = storage_.tournaments();
+  int held = 0;
+  for (const char* status : {"upcoming", "running"})
+    for (auto& meta : store.list(status, kListLimit)) {
+      if (meta.kind != "arena") continue;  // round robins are not run yet
+      auto entrants = store.entrants(meta.id);
+      auto pairings = store.pairings(meta.id);
+      hold(std::move(meta), std::move(entrants), std::move(pairings));
+      ++held;
+    }
+  log_info("tournaments_loaded", {{"tournaments", held}});
+}
+
+void Tournaments::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  for (auto& [id, live] : live_) live->timer.cancel();
+}
+
+void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings) {
+  const auto starts = parse_iso_utc(meta.starts_at).value_or(now_());
+  SeekKind kind{meta.game, meta.options, std::nullopt, meta.rated};
+  if (meta.clock.is_object()) {
+    protocol::ClockChoice clock;
+    clock.initial_s = meta.clock.value("initial_s", 0);
+    clock.increment_s = meta.clock.value("increment_s", 0);
+    clock.per_move_s = meta.clock.value("per_move_s", 0);
+    kind.clock = clock;
+  }
+  std::vector<int> sizes{2};
+  if (meta.game == "njaka") sizes = {2, 3, 4};  // the game's table sizes, as a seek's default
+  auto live = std::make_shared<Live>(io_, meta, kind, sizes, now_, starts, ends_at(meta));
+  for (const auto& entrant : entrants) live->arena.restore(player_of(entrant));
+  std::lock_guard lock(mutex_);
+  for (const auto& pairing : pairings)
+    if (!pairing.finished) {
+      live->arena.opened(pairing.room_id, pairing.players);
+      tournament_of_[pairing.room_id] = meta.id;
+    }
+  live_[meta.id] = live;
+  arm(live);
+}
+
+void Tournaments::arm(const std::shared_ptr<Live>& live) {
+  if (stopped_ || live->meta.status == "finished") return;
+  const auto now = now_();
+  const auto starts = parse_iso_utc(live->meta.starts_at).value_or(now);
+  const auto target = now < starts ? starts : live->arena.ends_at();
+  if (now >= target && live->meta.status == "running") return;  // ended: the last game finishes it
+  live->timer.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(target - now));
+  live->timer.async_wait([this, id = live->meta.id](const boost::system::error_code& error) {
+    if (!error) on_timer(id);
+  });
+}
+
+void Tournaments::on_timer(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = live_.find(id);
+    if (stopped_ || it == live_.end()) return;
+    const auto& live = it->second;
+    if (live->meta.status == "upcoming" && live->arena.started()) {
+      live->meta.status = "running";
+      live->meta.ends_at = format_utc(live->arena.ends_at());
+      log_info("tournament_started", {{"tournament", id}, {"players", live->arena.players().size()}});
+      later([this, id, ends = live->meta.ends_at] { storage_.tournaments().set_status(id, "running", ends); });
+    }
+    finish_if_over(live);
+    arm(live);
+  }
+  pair(id);
+}
+
+void Tournaments::pair(const std::string& id) {
+  std::vector<std::vector<std::string>> tables;
+  SeekKind kind;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = live_.find(id);
+    if (stopped_ || it == live_.end()) return;
+    tables = it->second->arena.pair_free();
+    kind = it->second->kind;
+    pending_opens_ += static_cast<int>(tables.size());
+  }
+  for (const auto& table : tables) {
+    Table seated{kind, static_cast<int>(table.size()), {}};
+    for (const auto& player_id : table) seated.seekers.push_back({"", player_id, {seated.seats}, 0, now_()});
+    hub_.open_paired_room(std::move(seated), [this, id, table](const std::string& room_id,
+                                                                const std::vector<std::string>& by_seat) {
+      opened(id, table, room_id, by_seat);
+    });
+  }
+}
+
+void Tournaments::opened(const std::string& id, const std::vector<std::string>& table, const std::string& room_id,
+                         const std::vector<std::string>& by_seat) {
+  std::optional<Json> early;  // the game ended before this ran (a resignation at once)
+  {
+    std::lock_guard lock(mutex_);
+    --pending_opens_;
+    const auto it = live_.find(id);
+    if (it == live_.end()) return;
+    if (room_id.empty()) {
+      log_warn("tournament_room_not_opened", {{"tournament", id}});
+      it->second->arena.not_opened(table);
+      return;
+    }
+    it->second->arena.opened(room_id, by_seat);
+    tournament_of_[room_id] = id;
+    if (const auto found = ended_early_.find(room_id); found != ended_early_.end()) early = found->second;
+    if (pending_opens_ == 0) ended_early_.clear();
+  }
+  later([this, id, pairing = StoredPairing{room_id, by_seat, false}] {
+    storage_.tournaments().add_pairing(id, pairing);
+  });
+  if (early) game_finished(room_id, *early);
+}
+
+void Tournaments::game_finished(const std::string& room_id, const Json& result) {
+  std::string id;
+  {
+    std::lock_guard lock(mutex_);
+    const auto owner = tournament_of_.find(room_id);
+    if (owner == tournament_of_.end()) {
+      if (pending_opens_ > 0) ended_early_[room_id] = result;
+      return;
+    }
+    id = owner->second;
+    tournament_of_.erase(owner);
+    const auto it = live_.find(id);
+    if (it == live_.end()) return;
+    const auto& live = it->second;
+    std::vector<StoredEntrant> standings;
+    for (const auto& player_id : live->arena.finished(room_id, result))
+      if (const auto* player = live->arena.find(player_id)) standings.push_back(entrant_of(*player));
+    later([this, id, room_id, standings] { storage_.tournaments().finish_pairing(id, room_id, standings); });
+    finish_if_over(live);
+  }
+  pair(id);
+}
+
+void Tournaments::finish_if_over(const std::shared_ptr<Live>& live) {
+  if (live->meta.status != "running" || !live->arena.over()) return;
+  live->meta.status = "finished";
+  log_info("tournament_finished", {{"tournament", live->meta.id}});
+  later([this, id = live->meta.id, ends = live->meta.ends_at] {
+    storage_.tournaments().set_status(id, "finished", ends);
+  });
+}
+
+void Tournaments::later(std::function<void()> write) {
+  {
+    std::lock_guard lock(writes_mutex_);
+    writes_.push_back(std::move(write));
+    if (draining_) return;
+    draining_ = true;
+  }
+  hub_.readers().run([this] { drain_writes(); });
+}
+
+// One reader writes them all, in order: a standing stored later is never overwritten by an older one.
+void Tournaments::drain_writes() {
+  for (;;) {
+    std::function<void()> write;
+    {
+      std::lock_guard lock(writes_mutex_);
+      if (writes_.empty()) {
+        draining_ = false;
+        return;
+      }
+      write = std::move(writes_.front());
+      writes_.pop_front();
+    }
+    try {
+      write();
+    } catch (const std::exception& e) {
+      log_error("tournament_not_stored", {{"message", e.what()}});
+    }
+  }
+}
+
+std::shared_ptr<Tournaments::Live> Tournaments::find(const std::string& id) const {
+  const auto it = live_.find(id);
+  return it == live_.end() ? nullptr : it->second;
+}
+
+// ---- the HTTP API's calls -----------------------------------------------------------------
+
+Json Tournaments::create(const Json& body, const Player& creator) {
+  if (!body.is_object()) throw bad("the body must be a JSON object");
+  StoredTournament meta;
+  meta.name = body.value("name", Json()).is_string() ? body["name"].get<std::string>() : "";
+  if (meta.name.empty() || meta.name.size() > kMaxNameBytes)
+    throw bad("'name' must be a text of 1 to " + std::to_string(kMaxNameBytes) + " bytes");
+  meta.kind = body.value("kind", Json("arena")).is_string() ? body.value("kind", std::string("arena")) : "";
+  if (meta.kind != "arena" && meta.kind != "round_robin") throw bad("'kind' must be \"arena\" or \"round_robin\"");
+  const Json rated = body.value("rated", Json(false));
+  if (!rated.is_boolean()) throw bad("'rated' must be true or false");
+  const auto checked = checked_kind(body, creator);
+  const Json starts = body.value("starts_at", Json());
+  const auto starts_at = starts.is_string() ? parse_iso_utc(starts.get<std::string>()) : std::nullopt;
+  if (!starts_at) throw bad("'starts_at' must be a UTC time in ISO 8601, such as \"2026-01-01T18:00:00Z\"");
+  if (*starts_at < now_() - kStartSlack) throw bad("'starts_at' is in the past");
+  const Json minutes = body.value("minutes", Json(60));
+  if (!minutes.is_number_integer() || minutes.get<int>() < 1 || minutes.get<int>() > kMaxMinutes)
+    throw bad("'minutes' must be an integer from 1 to " + std::to_string(kMaxMinutes));
+  meta.id = random_text(kRoomIdCharacters);
+  meta.game = checked.kind.game;
+  meta.options = checked.kind.options;
+  meta.clock = checked.kind.clock ? protocol::clock_json(*checked.kind.clock) : Json();
+  meta.rated = rated.get<bool>();
+  meta.starts_at = format_utc(*starts_at);
+  meta.minutes = minutes.get<int>();
+  meta.ends_at = meta.kind == "arena" ? format_utc(ends_at(meta)) : "";
+  meta.created_by = creator.id;
+  meta.created = format_utc(now_());
+  storage_.tournaments().create(meta);
+  log_info("tournament_created", {{"tournament", meta.id}, {"game", meta.game}, {"kind", meta.kind}});
+  if (meta.kind != "arena") {  // stored and shown; run once round robins are
+    return view(meta.id);
+  }
+  hold(meta, {}, {});
+  return view(meta.id);
+}
+
+Json Tournaments::view_of(const Live& live) const {
+  Json players = Json::array();
+  for (const auto& standing : rank_players(live.arena.players())) {
+    const auto& p = *standing.player;
+    players.push_back({{"player_id", p.player_id}, {"name", p.name}, {"rank", standing.rank}, {"score", p.score},
+                       {"games", p.games}, {"playing", live.arena.playing(p.player_id)}, {"streak", p.streak},
+                       {"paused", p.paused}});
+  }
+  const auto& m = live.meta;
+  return {{"id", m.id}, {"name", m.name}, {"game", m.game}, {"options", m.options}, {"clock", m.clock},
+          {"kind", m.kind}, {"status", m.status}, {"rated", m.rated}, {"minutes", m.minutes},
+          {"starts_at", m.starts_at}, {"ends_at", m.ends_at}, {"players", std::move(players)},
+          {"rooms", live.arena.rooms()}};
+}
+
+Json Tournaments::view(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto live = find(id)) return view_of(*live);
+  }
+  const auto meta = storage_.tournaments().find(id);
+  if (!meta) throw Refusal(Refusal::Kind::not_found, "not_found", "no tournament '" + id + "'");
+  // Not held here (a round robin, or finished before this process started): from the database.
+  Live shown(io_, *meta, {}, {2}, now_, parse_iso_utc(meta->starts_at).value_or(now_()), ends_at(*meta));
+  for (const auto& entrant : storage_.tournaments().entrants(id)) shown.arena.restore(player_of(entrant));
+  for (const auto& pairing : storage_.tournaments().pairings(id))
+    if (!pairing.finished) shown.arena.opened(pairing.room_id, pairing.players);
+  return view_of(shown);
+}
+
+Json Tournaments::list(const std::string& status) {
+  if (!status.empty() && status != "upcoming" && status != "running" && status != "finished")
+    throw bad("'status' must be upcoming, running or finished");
+  Json out = Json::array();
+  for (const auto& meta : storage_.tournaments().list(status, kListLimit)) {
+    std::lock_guard lock(mutex_);
+    const auto live = find(meta.id);
+    const auto& m = live ? live->meta : meta;
+    if (!status.empty() && m.status != status) continue;  // stored a moment before it changed here
+    out.push_back({{"id", m.id}, {"name", m.name}, {"game", m.game}, {"options", m.options}, {"clock", m.clock},
+                   {"kind", m.kind}, {"status", m.status}, {"rated", m.rated}, {"minutes", m.minutes},
+                   {"starts_at", m.starts_at}, {"ends_at", m.ends_at},
+                   {"entrants", live ? live->arena.players().size() : 0}});
+  }
+  return Json{{"tournaments", std::move(out)}};
+}
+
+// Not held here: finished (or a round robin, not run yet), or none at all.
+[[noreturn]] static void refuse_not_held(Storage& storage, const std::string& id) {
+  if (storage.tournaments().find(id))
+    throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' takes no players now");
+  throw Refusal(Refusal::Kind::not_found, "not_found", "no tournament '" + id + "'");
+}
+
+void Tournaments::join(const std::string& id, const PlayerRef& player) {
+  StoredEntrant entrant;
+  {
+    std::unique_lock lock(mutex_);
+    const auto live = find(id);
+    if (!live) {
+      lock.unlock();
+      refuse_not_held(storage_, id);
+    }
+    if (live->meta.rated && !player->account)
+      throw Refusal(Refusal::Kind::not_allowed, "not_allowed",
+                    "only players with an account can play a rated tournament; sign up or log in");
+    TournamentPlayer joining;
+    joining.player_id = player->id;
+    joining.name = player->name;
+    if (const auto rating = player->ratings->of(live->meta.game)) joining.rating = rating->rating.rating;
+    if (!live->arena.join(joining))
+      throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' has ended");
+    entrant = entrant_of(*live->arena.find(player->id));
+  }
+  storage_.tournaments().save_entrant(id, entrant);
+  pair(id);
+}
+
+void Tournaments::leave(const std::string& id, const std::string& player_id) {
+  std::optional<StoredEntrant> paused;
+  {
+    std::unique_lock lock(mutex_);
+    const auto live = find(id);
+    if (!live) {
+      lock.unlock();
+      refuse_not_held(storage_, id);
+    }
+    if (!live->arena.leave(player_id))
+      throw Refusal(Refusal::Kind::not_found, "not_found", "you are not a player of tournament '" + id + "'");
+    if (const auto* player = live->arena.find(player_id)) paused = entrant_of(*player);
+  }
+  if (paused)
+    storage_.tournaments().save_entrant(id, *paused);
+  else
+    storage_.tournaments().remove_entrant(id, player_id);
+}
+
+}  // namespace mancala::server

@@ -1,0 +1,106 @@
+#pragma once
+// Tournaments in the server (issue 48, protocol "Tournaments"): created and joined through the
+// HTTP API, stored (storage/tournament_store.hpp), and each arena run on this process: at
+// starts_at it starts and pairs its free players, every table a room the hub opens as for a
+// paired seek (each player hears an unsolicited `room`), every ended game scored
+// (Hub::on_game_finished) and its players paired again, until ends_at; a game still being
+// played then counts when it ends, and the arena is finished with its last game.
+//
+// The rules are the pure Arena's (arena.hpp); this class holds one per tournament not yet
+// finished, behind one mutex held only for them, never across I/O. Database writes after a
+// game or a start run on the hub's readers, never on a network thread; the HTTP calls below
+// already run on a reader and write directly.
+//
+// Not yet: round robins are stored but not run, one process only (no take-over), no
+// `watch_tournament` pushes. A restart reloads what is stored (scores, open pairings, whose
+// games the hub restores); a game whose end was stored but whose points were not yet (the
+// process killed between the two writes) is not scored again from the stored game.
+#include <chrono>
+#include <deque>
+#include <optional>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arena.hpp"
+#include "identity.hpp"
+#include "net.hpp"
+#include "seek_pool.hpp"
+#include "tournament_store.hpp"
+
+namespace mancala::server {
+
+class Hub;
+class Storage;
+
+// A request the tournaments refuse; the HTTP API answers it with its status.
+struct TournamentRefusal : std::runtime_error {
+  enum class Kind { bad_request, not_found, conflict, not_allowed };
+  TournamentRefusal(Kind kind_, std::string code_, const std::string& message)
+      : std::runtime_error(message), kind(kind_), code(std::move(code_)) {}
+  Kind kind;
+  std::string code;
+};
+
+// "2026-01-01T10:00:00Z" or with milliseconds ("…:00.000Z"), UTC only; nothing else.
+std::optional<SystemTime> parse_iso_utc(const std::string& text);
+
+class Tournaments {
+ public:
+  using Now = std::function<SystemTime()>;
+  // `minute`: how long an arena's minute lasts (a minute; tests make it short).
+  Tournaments(net::io_context& io, Storage& storage, Hub& hub, Now now, std::chrono::milliseconds minute);
+  ~Tournaments();
+
+  // Loads the tournaments not finished, arms their starts and ends, and listens to the hub for
+  // ended games. Before listening.
+  void start();
+  void stop();
+
+  // The HTTP API's calls, on a reader thread; they throw TournamentRefusal.
+  // A new tournament from the POST body, by the account `creator`: its GET body.
+  Json create(const Json& body, const Player& creator);
+  Json list(const std::string& status);
+  Json view(const std::string& id);
+  void join(const std::string& id, const PlayerRef& player);
+  void leave(const std::string& id, const std::string& player_id);
+
+ private:
+  struct Live;
+  Json view_of(const Live& live) const;  // with mutex_ held
+  void hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings);
+  void arm(const std::shared_ptr<Live>& live);  // the next start or end
+  void on_timer(const std::string& id);
+  void pair(const std::string& id);
+  void opened(const std::string& id, const std::vector<std::string>& table, const std::string& room_id,
+              const std::vector<std::string>& by_seat);
+  void game_finished(const std::string& room_id, const Json& result);
+  void finish_if_over(const std::shared_ptr<Live>& live);  // with mutex_ held
+  std::shared_ptr<Live> find(const std::string& id) const;
+  SystemTime ends_at(const StoredTournament& meta) const;
+  void later(std::function<void()> write);  // a database write on a reader, in order
+  void drain_writes();
+
+  net::io_context& io_;
+  Storage& storage_;
+  Hub& hub_;
+  Now now_;
+  std::chrono::milliseconds minute_;
+
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Live>> live_;   // not finished, by id
+  std::map<std::string, std::string> tournament_of_;     // room id -> tournament id
+  bool stopped_ = false;
+  int pending_opens_ = 0;                  // tables handed to the hub, not yet opened
+  std::map<std::string, Json> ended_early_;  // room id -> result, while some are pending
+
+  std::mutex writes_mutex_;
+  std::deque<std::function<void()>> writes_;
+  bool draining_ = false;
+};
+
+}  // namespace mancala::server

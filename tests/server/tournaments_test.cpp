@@ -1,0 +1,245 @@
+// Arenas through the real server (issue 48, protocol "Tournaments"): an account creates one over
+// HTTP, guests join and withdraw before the start, at the start the free players are paired into
+// rooms and told over their WebSocket, ended games score 2/1/0 with the doubling streak, a paused
+// player is not paired until they join again; at the end nobody is paired, the game still being
+// played counts when it ends and the arena is finished; a restart mid-arena keeps every score.
+// Minutes are short (--test-tournament-minute-ms) so an arena runs in seconds.
+#include <gtest/gtest.h>
+
+#include <ctime>
+
+#include "harness.hpp"
+
+namespace mancala::testing {
+namespace arenas {  // a name of its own: server_test is a unity build
+
+const Json kBlitz = {{"initial_s", 300}, {"increment_s", 3}};
+const std::string kPassword = "tulip garden 42";
+
+// "2026-01-01T10:00:00.250Z", `from_now` after now.
+std::string utc_in(std::chrono::milliseconds from_now) {
+  const auto at = std::chrono::system_clock::now() + from_now;
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
+  return text;
+}
+
+// The session cookie of a new account.
+std::string account_cookie(unsigned short port, const std::string& name) {
+  const HttpReply reply = http_call(port, "POST", "/api/accounts", {{"name", name}, {"password", kPassword}});
+  EXPECT_EQ(reply.status, 201) << reply.text;
+  return cookie_of(reply.set_cookie);
+}
+
+// An arena of `minutes` (short ones) of Cups starting `starts_in` from now; its id.
+std::string create_arena(unsigned short port, const std::string& cookie, std::chrono::milliseconds starts_in,
+                         int minutes) {
+  const HttpReply reply = http_call(port, "POST", "/api/tournaments",
+                                    {{"name", "Friday arena"}, {"game", "cups"}, {"clock", kBlitz},
+                                     {"kind", "arena"}, {"starts_at", utc_in(starts_in)}, {"minutes", minutes}},
+                                    {{"Cookie", cookie}});
+  EXPECT_EQ(reply.status, 201) << reply.text;
+  EXPECT_EQ(reply.body.value("status", ""), "upcoming") << reply.text;
+  return reply.body.value("id", "");
+}
+
+// A guest on its own connection, with the token that joins tournaments for it.
+struct Guest {
+  Guest(unsigned short port, const std::string& name) : client(std::make_unique<Client>(port)) {
+    const Json welcome = client->hello(name);
+    id = welcome.value("player_id", "");
+    token = welcome.value("token", "");
+  }
+  std::unique_ptr<Client> client;
+  std::string id;
+  std::string token;
+};
+
+HttpReply players_call(unsigned short port, const std::string& method, const std::string& tournament,
+                       const Guest& guest) {
+  return http_call(port, method, "/api/tournaments/" + tournament + "/players", Json(),
+                   {{"Authorization", "Bearer " + guest.token}});
+}
+
+void join(unsigned short port, const std::string& tournament, const Guest& guest) {
+  const HttpReply reply = players_call(port, "POST", tournament, guest);
+  EXPECT_EQ(reply.status, 200) << reply.text;
+}
+
+Json tournament(unsigned short port, const std::string& id) {
+  const HttpReply reply = http_call(port, "GET", "/api/tournaments/" + id);
+  EXPECT_EQ(reply.status, 200) << reply.text;
+  return reply.body;
+}
+
+// The standing of `player` in a GET body (null when not a player).
+Json standing(const Json& body, const std::string& player) {
+  for (const auto& entry : body["players"])
+    if (entry.value("player_id", "") == player) return entry;
+  return Json();
+}
+
+bool is_paired(const Json& m) { return m.value("type", "") == "room" && !m.contains("id"); }
+
+// Both are told of the same new room, started; its id.
+std::string paired_room(Guest& a, Guest& b) {
+  const Json for_a = a.client->wait_for(is_paired, 20s);
+  const Json for_b = b.client->wait_for(is_paired, 20s);
+  EXPECT_EQ(for_a["room"]["id"], for_b["room"]["id"]);
+  EXPECT_EQ(for_a["room"]["status"], "playing") << for_a.dump();
+  EXPECT_EQ(for_a["room"]["time_control"], kBlitz);
+  return for_a["room"].value("id", "");
+}
+
+void resign(Guest& loser, const std::string& room) {
+  const Json update = loser.client->request({{"type", "resign"}, {"room", room}});
+  ASSERT_EQ(update.value("type", ""), "update") << update.dump();
+  EXPECT_FALSE(update["state"]["result"].is_null());
+}
+
+// Waits until the GET body shows `player` with `score` after `games` games.
+Json wait_for_score(unsigned short port, const std::string& id, const Guest& player, int score, int games) {
+  Json body;
+  wait_until([&] {
+    body = tournament(port, id);
+    const Json entry = standing(body, player.id);
+    return entry.is_object() && entry.value("score", -1.0) == score && entry.value("games", -1) == games;
+  }, 10s, "a score of " + std::to_string(score) + " after " + std::to_string(games) + " games");
+  return body;
+}
+
+TEST(Arenas, JoinLeaveStartPairScoreWithTheStreakAndPause) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const std::string cookie = account_cookie(port, "Organiser");
+  const std::string id = create_arena(port, cookie, 1500ms, 60);
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(http_call(port, "POST", "/api/tournaments", {{"name", "x"}}).status, 401) << "an account creates";
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy");
+  join(port, id, ada);
+  join(port, id, bo);
+  join(port, id, cy);
+  EXPECT_EQ(tournament(port, id)["players"].size(), 3u);
+  // Before the start, leaving withdraws: Cy is no longer a player.
+  EXPECT_EQ(players_call(port, "DELETE", id, cy).status, 200);
+  EXPECT_TRUE(standing(tournament(port, id), cy.id).is_null());
+  EXPECT_EQ(players_call(port, "DELETE", id, cy).status, 404) << "not a player any more";
+
+  // The start pairs the two players into a started room; each hears of it unasked.
+  std::string room = paired_room(ada, bo);
+  Json body = tournament(port, id);
+  EXPECT_EQ(body["status"], "running");
+  EXPECT_EQ(body["rooms"], Json::array({room}));
+  EXPECT_TRUE(standing(body, ada.id)["playing"].get<bool>());
+
+  // Ada wins three in a row: 2, 2, then 4 (after two wins each further win doubles).
+  const int after_win[] = {2, 4, 8};
+  for (int game = 1; game <= 3; ++game) {
+    resign(bo, room);
+    wait_for_score(port, id, ada, after_win[game - 1], game);
+    room = paired_room(ada, bo);  // nobody else is free: the same two again
+  }
+  body = tournament(port, id);
+  EXPECT_EQ(standing(body, ada.id)["rank"], 1);
+  EXPECT_EQ(standing(body, ada.id)["streak"], 3);
+  EXPECT_EQ(standing(body, bo.id)["score"], 0);
+  EXPECT_EQ(standing(body, bo.id)["rank"], 2);
+
+  // Bo pauses during the fourth game, wins it (2; Ada's streak ends) and is not paired again.
+  EXPECT_EQ(players_call(port, "DELETE", id, bo).status, 200);
+  EXPECT_TRUE(standing(tournament(port, id), bo.id)["paused"].get<bool>());
+  resign(ada, room);
+  body = wait_for_score(port, id, bo, 2, 4);
+  EXPECT_EQ(standing(body, ada.id)["score"], 8);
+  EXPECT_EQ(standing(body, ada.id)["streak"], 0);
+  EXPECT_EQ(body["rooms"], Json::array());
+  EXPECT_FALSE(standing(body, ada.id)["playing"].get<bool>());
+  // Coming back pairs Bo at once with the free Ada.
+  join(port, id, bo);
+  const std::string fifth = paired_room(ada, bo);
+  EXPECT_NE(fifth, room);
+  EXPECT_FALSE(standing(tournament(port, id), bo.id)["paused"].get<bool>());
+}
+
+TEST(Arenas, AtTheEndNobodyIsPairedAndTheGameStillPlayedCountsWhenItEnds) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "2000"});
+  const auto port = server.port();
+  const std::string id = create_arena(port, account_cookie(port, "Organiser"), 1000ms, 1);
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy");
+  join(port, id, ada);
+  join(port, id, bo);
+  const std::string room = paired_room(ada, bo);
+  // The end passes while their game is still being played: still running, nobody may join.
+  const std::string ends_at = tournament(port, id)["ends_at"];
+  wait_until([&] { return utc_in(-300ms) > ends_at; }, 10s, "the arena's end");  // a moment the server's timer fired
+  EXPECT_EQ(tournament(port, id)["status"], "running");
+  EXPECT_EQ(players_call(port, "POST", id, cy).status, 409) << "the arena has ended";
+  resign(bo, room);
+  Json body;
+  wait_until([&] {
+    body = tournament(port, id);
+    return body["status"] == "finished";
+  }, 10s, "the arena finished with its last game");
+  EXPECT_EQ(standing(body, ada.id)["score"], 2) << "the game played past the end counts";
+  EXPECT_EQ(standing(body, ada.id)["games"], 1);
+  EXPECT_EQ(standing(body, ada.id)["rank"], 1);
+  EXPECT_EQ(body["rooms"], Json::array());
+  EXPECT_TRUE(ada.client->nothing_matching(is_paired, 300ms)) << "no pairing after the end";
+  const HttpReply finished = http_call(port, "GET", "/api/tournaments?status=finished");
+  ASSERT_EQ(finished.body["tournaments"].size(), 1u) << finished.text;
+  EXPECT_EQ(finished.body["tournaments"][0]["id"], id);
+}
+
+TEST(Arenas, ARestartMidArenaLosesNoScoreAndPlayGoesOn) {
+  TempDir dir;
+  const std::string db = dir.file("arena.db");
+  std::string id, room;
+  std::string ada_token, bo_token, ada_id, bo_id;
+  {
+    ServerProcess server(db, {"--test-tournament-minute-ms", "1000"});
+    const auto port = server.port();
+    id = create_arena(port, account_cookie(port, "Organiser"), 1000ms, 60);
+    Guest ada(port, "Ada"), bo(port, "Bo");
+    ada_token = ada.token, bo_token = bo.token, ada_id = ada.id, bo_id = bo.id;
+    join(port, id, ada);
+    join(port, id, bo);
+    resign(bo, paired_room(ada, bo));
+    room = paired_room(ada, bo);
+    // Stored, not only held: the row a restart reads.
+    wait_until([&] {
+      const auto rows = query_on(db, "SELECT CAST(score AS INTEGER) FROM tournament_players WHERE player_id = '" + ada_id + "'");
+      return !rows.empty() && rows[0][0] == "2";
+    }, 10s, "Ada's score stored");
+    EXPECT_EQ(server.terminate(), 0);
+  }
+  ServerProcess server(db, {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  Json body = tournament(port, id);
+  EXPECT_EQ(body["status"], "running");
+  EXPECT_EQ(standing(body, ada_id)["score"], 2);
+  EXPECT_EQ(standing(body, ada_id)["games"], 1);
+  EXPECT_EQ(standing(body, bo_id)["games"], 1);
+  EXPECT_EQ(body["rooms"], Json::array({room})) << "the game being played is still the arena's";
+  // The players come back to their game; its end scores and pairs them again.
+  Client ada(port), bo(port);
+  ASSERT_EQ(ada.request({{"type", "hello"}, {"token", ada_token}})["type"], "welcome");
+  ASSERT_EQ(bo.request({{"type", "hello"}, {"token", bo_token}})["type"], "welcome");
+  const Json update = ada.request({{"type", "resign"}, {"room", room}});
+  ASSERT_EQ(update.value("type", ""), "update") << update.dump();
+  wait_until([&] {
+    body = tournament(port, id);
+    return standing(body, bo_id).value("score", 0) == 2;
+  }, 10s, "Bo's win after the restart scored");
+  EXPECT_EQ(standing(body, ada_id)["score"], 2);
+  EXPECT_EQ(standing(body, ada_id)["games"], 2);
+  const Json again = ada.wait_for(is_paired, 20s);
+  EXPECT_EQ(again["room"]["status"], "playing");
+}
+
+}  // namespace arenas
+}  // namespace mancala::testing
