@@ -282,10 +282,21 @@ describe('languages: import and analysis', () => {
     await page.getByTestId('import-error').filter({ hasText: 'Diese Partieaufzeichnung ist 70 KB groß; erlaubt sind höchstens 64 KB.' }).waitFor();
     assert.match(await page.locator('#import-help').innerText(), /„Als Text herunterladen“/);
     await shootBoth(page, 'languages-import-de');
+    await page.setViewportSize(PHONE);
     await page.getByTestId('import-text').fill(CUPS_RECORD);
     await page.getByTestId('import-open').click();
     await page.getByTestId('replay').waitFor();
     assert.equal(await page.getByTestId('import-another').innerText(), 'Weitere Partie importieren');
+    // Its analysis in German: the card, the progress or result words, the marks and the help.
+    assert.equal(await page.locator('[data-testid=analysis] h2').innerText(), 'Engine-Analyse');
+    await page.getByTestId('analyse').click();
+    await page.waitForSelector('[data-testid=analysis][data-status=done]');
+    assert.match(await text(page, 'accuracy-0'), /^\d+ % Genauigkeit$/);
+    assert.equal(await page.locator('[data-testid=analysis-help] summary').innerText(), 'Über die Analyse');
+    assert.match(await page.getByTestId('analysis-help').textContent(), /um 0,10 oder mehr senkt, ist eine Ungenauigkeit/);
+    // On the phone (the viewer was opened at 390 px: its board is drawn for a portrait screen).
+    assert.deepEqual(await cutOff(page), [], 'the German analysis at 390 px: nothing cut off');
+    await screenshot(page, 'languages-analysis-de-390');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
