@@ -22,21 +22,20 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
   let stopped = false;
   let drawnWidth = 0;
 
-  const button = h('button', { type: 'button', class: 'primary', dataset: { testid: 'analyse' }, onclick: () => request() }, 'Analyse');
+  const button = h('button', { type: 'button', class: 'primary', dataset: { testid: 'analyse' }, onclick: () => request() }, t('analysis.analyse'));
   const progress = h('div', { class: 'analysis-progress', hidden: true, dataset: { testid: 'analysis-progress' } });
   const problem = h('p', { class: 'analysis-error', role: 'alert', dataset: { testid: 'analysis-error' } });
-  const intro = h('p', { class: 'muted analysis-intro', dataset: { testid: 'analysis-intro' } }, playing
-    ? 'The engine can go through this game once it has ended (no help during play).'
-    : 'The engine can go through this game: how each position stood, the best move, and the moves that cost the most.');
+  const intro = h('p', { class: 'muted analysis-intro', dataset: { testid: 'analysis-intro' } }, t(playing
+    ? 'analysis.intro_playing' : 'analysis.intro'));
   const graphBox = h('div', { class: 'eval-box', hidden: true });
   // Whose share the lines are (two seats: the first's, which tells both).
   const legend = h('p', { class: 'eval-legend', hidden: true }, (seats === 2 ? [0] : names.map((_, seat) => seat)).map((seat) =>
-    h('span', { style: `--seat: ${COLORS[seat]}` }, seats === 2 ? `${names[seat]}'s share of the game` : names[seat])));
+    h('span', { style: `--seat: ${COLORS[seat]}` }, seats === 2 ? t('analysis.share_of', { name: names[seat] }) : names[seat])));
   const hint = h('div', { class: 'analysis-hint', dataset: { testid: 'analysis-hint' } });
-  const element = h('section', { class: 'analysis', 'aria-label': 'Engine analysis', dataset: { testid: 'analysis', status: state.status } },
-    h('div', { class: 'analysis-head row' }, h('h2', {}, 'Engine analysis'), legend, button, progress), intro, problem, graphBox, hint);
+  const element = h('section', { class: 'analysis', 'aria-label': t('analysis.title'), dataset: { testid: 'analysis', status: state.status } },
+    h('div', { class: 'analysis-head row' }, h('h2', {}, t('analysis.title')), legend, button, progress), intro, problem, graphBox, hint);
   const help = h('details', { class: 'analysis-help', dataset: { testid: 'analysis-help' } },
-    h('summary', {}, 'About the analysis'), h('ul', {}, helpLines(state.thresholds, seats).map((line) => h('li', {}, line))));
+    h('summary', {}, t('analysis.about')), h('ul', {}, helpLines(state.thresholds, seats).map((line) => h('li', {}, line))));
 
   const observer = new ResizeObserver(() => drawGraph());
   observer.observe(graphBox);
@@ -68,7 +67,7 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
   function draw() {
     element.dataset.status = state.status;
     button.hidden = playing || !canRequest(state);
-    button.textContent = state.status === 'none' ? 'Analyse' : 'Try again';
+    button.textContent = t(state.status === 'none' ? 'analysis.analyse' : 'analysis.try_again');
     intro.hidden = isDone(state);
     problem.textContent = state.error;
     progress.hidden = !isWorking(state);
@@ -120,6 +119,6 @@ export function createAnalysisPanel({ source, last, seats, names, onSelect, onCh
 
 function refusal(error) {
   if (error.status === 429) return error.retryAfterS ? t('analysis.too_many_wait', { span: aboutSpan(Math.ceil(error.retryAfterS)) }) : t('analysis.too_many');
-  if (error.status === 404) return 'This server cannot analyse this game.';
+  if (error.status === 404) return t('analysis.cannot');
   return error.message;
 }

@@ -3,14 +3,16 @@
 // engine works ("Analysing move 23 of 61"), and once done each position's evaluation, best move
 // and the mark of the move played from it. Tested in Node (tests/web/unit/analysis.test.js).
 
+import { t } from './i18n/index.js';
+
 // The marks of a move, worst last, as chess writes them (docs/records.md, "Marks").
 export const MARKS = {
-  inaccuracy: { symbol: '?!', word: 'Inaccuracy' },
-  mistake: { symbol: '?', word: 'Mistake' },
-  blunder: { symbol: '??', word: 'Blunder' },
+  inaccuracy: { symbol: '?!' },
+  mistake: { symbol: '?' },
+  blunder: { symbol: '??' },
 };
 export const markSymbol = (mark) => MARKS[mark]?.symbol ?? '';
-export const markWord = (mark) => MARKS[mark]?.word ?? '';
+export const markWord = (mark) => (MARKS[mark] ? t(`analysis.mark_${mark}`) : '');
 
 // The thresholds the server uses unless it says otherwise (docs/analysis.md).
 export const DEFAULT_THRESHOLDS = { inaccuracy: 0.1, mistake: 0.2, blunder: 0.3 };
@@ -38,7 +40,7 @@ export function analysisReducer(state, action) {
         positions: Array.isArray(body.positions) ? body.positions : [],
         accuracy: Array.isArray(body.accuracy) ? body.accuracy : null,
         thresholds: { ...DEFAULT_THRESHOLDS, ...body.thresholds },
-        error: status === 'failed' ? String(body.error ?? 'The engine could not analyse this game.') : '',
+        error: status === 'failed' ? String(body.error ?? t('analysis.failed')) : '',
       };
     }
     case 'refused': return { ...state, status: 'refused', error: action.message };
@@ -54,12 +56,12 @@ export const isDone = (state) => state.status === 'done';
 export const canRequest = (state) => ['none', 'refused', 'failed'].includes(state.status);
 
 export function progressText(state) {
-  if (state.status === 'requesting') return 'Asking the engine…';
+  if (state.status === 'requesting') return t('analysis.asking');
   // Queued says nothing of how many wait before it (the server does not tell): no "others are ahead".
-  if (state.status === 'queued') return 'Waiting for the engine to start…';
+  if (state.status === 'queued') return t('analysis.queued');
   if (state.status !== 'running') return '';
-  if (!state.total) return 'Analysing…';
-  return `Analysing move ${Math.min(state.done + 1, state.total)} of ${state.total}`;
+  if (!state.total) return t('analysis.running');
+  return t('analysis.running_move', { n: Math.min(state.done + 1, state.total), total: state.total });
 }
 
 // How far the engine is, 0 to 1, for the progress bar.

@@ -7,7 +7,7 @@ import { s } from './dom.js';
 import { MARGIN, round, indexTicks, graphAxes } from './rating_graph.js';
 import { COLORS } from './boards/view.js';
 import { MARKS, markWord } from './analysis_state.js';
-import { share } from './analysis_words.js';
+import { t, formatNumber } from './i18n/index.js';
 
 // positions: the analysis's [{index, eval, mark, to_move}] (some may be missing while it runs);
 // last: the game's last position index; seats: how many. Returns {width, height, plot,
@@ -31,8 +31,8 @@ export function evalGeometry(positions, { last, seats = 2, width = 600, height =
     const seat = seats === 2 ? 0 : p.to_move ?? 0;
     return { version: p.index + 1, x: xOf(p.index + 1), y: yOf(after.eval[seat]), mark: p.mark };
   });
-  const yTicks = [1, 0.5, 0].map((value) => ({ y: yOf(value), label: share(value).replace(/\.?0+$/, '') || '0', kind: value === 0.5 ? 'middle' : null }));
-  const xTicks = indexTicks(last, width).map((index) => ({ x: xOf(index), label: index === 0 ? 'start' : String(index) }));
+  const yTicks = [1, 0.5, 0].map((value) => ({ y: yOf(value), label: formatNumber(value), kind: value === 0.5 ? 'middle' : null }));
+  const xTicks = indexTicks(last, width).map((index) => ({ x: xOf(index), label: index === 0 ? t('analysis.graph_start') : String(index) }));
   const indexAt = (x) => Math.max(0, Math.min(last, Math.round(((x - plot.left) / span) * last)));
   return { width, height, plot, lines, area, marks, yTicks, xTicks, xOf, indexAt };
 }
@@ -47,7 +47,7 @@ export function evalGraph(positions, { last, seats, width, height, current, onSe
     onSelect(g.indexAt(((event.clientX - box.left) / box.width) * g.width));
   };
   const svg = s('svg', { class: 'eval-graph', width: g.width, height: g.height, viewBox: `0 0 ${g.width} ${g.height}`,
-    role: 'slider', tabindex: 0, 'aria-label': 'Evaluation after each move: click to show that position',
+    role: 'slider', tabindex: 0, 'aria-label': t('analysis.graph_label'),
     'aria-valuemin': 0, 'aria-valuemax': last, dataset: { testid: 'eval-graph' },
     onclick: pick,
     onkeydown: (event) => {
@@ -57,11 +57,11 @@ export function evalGraph(positions, { last, seats, width, height, current, onSe
       onSelect(Math.max(0, Math.min(last, current + step)));
     } },
   g.area ? s('polygon', { class: 'eval-area', points: g.area, style: `fill: ${COLORS[0]}` }) : null,
-  graphAxes(g, 'moves'),
+  graphAxes(g, t('analysis.graph_moves')),
   s('line', { class: 'eval-current', y1: plot.top, y2: plot.bottom }),
   g.lines.map((line) => s('polyline', { class: 'eval-line', points: line.points, style: `stroke: ${COLORS[line.seat]}` })),
   g.marks.map((mark) => s('circle', { class: `eval-mark mark-${mark.mark}`, cx: mark.x, cy: mark.y, r: 4.5,
-    dataset: { testid: `graph-mark-${mark.version}` } }, s('title', {}, `Move ${mark.version}: ${markWord(mark.mark)}`))),
+    dataset: { testid: `graph-mark-${mark.version}` } }, s('title', {}, t('analysis.graph_mark', { n: mark.version, mark: markWord(mark.mark) })))),
   );
   svg.showCurrent = (index) => {
     current = index;

@@ -254,3 +254,50 @@ describe('languages', () => {
     for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
   });
 });
+
+// A whole game as a record (docs/records.md's example), for the import page.
+const CUPS_RECORD = `[Game "cups"]
+[Options "cups_per_side=3"]
+[Seat0 "Ana"]
+[Seat1 "Bo"]
+[Result "S0 wins (no_moves)"]
+
+1. S0 r3 2. S1 r3 3. S0 r2 4. S1 r2 5. S0 c2 6. S1 c3 7. S0 r2 8. S1 r1
+9. S0 r3 10. S1 r2 11. S0 r3 12. S1 r2 13. S0 r2 14. S1 r2 15. S0 r1 16. S1 r2
+17. S0 c2 18. S1 r3 19. S0 r3 20. S1 r1 21. S0 r1 22. S1 r2 23. S0 r1 24. S1 r2
+25. S0 r1 26. S1 r3 27. S0 r3 28. S1 r1 29. S0 c2 30. S1 r2 31. S0 r2 32. S1 r1
+33. S0 r2 34. S1 r1 35. S0 c2 <pass S1> 36. S0 r1 <game_end>
+`;
+
+describe('languages: import and analysis', () => {
+  it('the import page in German, on a phone', async () => {
+    const page = await visitor('de-DE');
+    await page.setViewportSize(PHONE);
+    await page.goto(`${server.url}/#/import`);
+    await page.getByTestId('import-page').waitFor();
+    assert.equal(await page.locator('.import-page h1').innerText(), 'Partie importieren');
+    await page.getByTestId('import-open').click();
+    assert.equal(await text(page, 'import-error'), 'Füge eine Partieaufzeichnung ein oder wähle eine Datei.');
+    await page.getByTestId('import-file').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(70 * 1024, 'x') });
+    await page.getByTestId('import-error').filter({ hasText: 'Diese Partieaufzeichnung ist 70 KB groß; erlaubt sind höchstens 64 KB.' }).waitFor();
+    assert.match(await page.locator('#import-help').innerText(), /„Als Text herunterladen“/);
+    await shootBoth(page, 'languages-import-de');
+    await page.setViewportSize(PHONE);
+    await page.getByTestId('import-text').fill(CUPS_RECORD);
+    await page.getByTestId('import-open').click();
+    await page.getByTestId('replay').waitFor();
+    assert.equal(await page.getByTestId('import-another').innerText(), 'Weitere Partie importieren');
+    // Its analysis in German: the card, the progress or result words, the marks and the help.
+    assert.equal(await page.locator('[data-testid=analysis] h2').innerText(), 'Engine-Analyse');
+    await page.getByTestId('analyse').click();
+    await page.waitForSelector('[data-testid=analysis][data-status=done]');
+    assert.match(await text(page, 'accuracy-0'), /^\d+ % Genauigkeit$/);
+    assert.equal(await page.locator('[data-testid=analysis-help] summary').innerText(), 'Über die Analyse');
+    assert.match(await page.getByTestId('analysis-help').textContent(), /um 0,10 oder mehr senkt, ist eine Ungenauigkeit/);
+    // On the phone (the viewer was opened at 390 px: its board is drawn for a portrait screen).
+    assert.deepEqual(await cutOff(page), [], 'the German analysis at 390 px: nothing cut off');
+    await screenshot(page, 'languages-analysis-de-390');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
