@@ -65,6 +65,44 @@ Json fast_plex_options(const GameType& type) {
   return Json::object();
 }
 
+// Spectators arriving together reach the players' count together: fewer room messages than
+// arrivals (each arrival used to send the room to every member, N²/2 messages for N).
+TEST(Spectators, ManyArrivingTogetherAreCountedInFewRoomMessages) {
+  ServerProcess server;
+  Table table = open_table(server.port(), "cups", Json::object(), 2);
+  constexpr int kSpectators = 20;
+  std::vector<std::unique_ptr<Client>> watchers;
+  for (int i = 0; i < kSpectators; ++i) {
+    watchers.push_back(std::make_unique<Client>(server.port()));
+    watchers.back()->hello("Watcher" + std::to_string(i));
+  }
+  for (auto& watcher : watchers)
+    watcher->send({{"type", "join_room"}, {"id", "watch"}, {"invite", table.invite}, {"spectate", true}});
+  for (auto& watcher : watchers) ASSERT_EQ(watcher->wait_for_type("room")["room"]["id"], table.room);
+  int room_messages = 0;
+  const Json counted = table.clients[0]->wait_for([&](const Json& message) {
+    if (message.value("type", "") != "room") return false;
+    ++room_messages;
+    return message["room"]["spectators"] == kSpectators;
+  });
+  EXPECT_EQ(counted["room"]["id"], table.room);
+  EXPECT_LT(room_messages, kSpectators) << "one room message per arrival";
+
+  const auto counts = [&](int spectators) {
+    return [spectators](const Json& message) {
+      return message.value("type", "") == "room" && message["room"]["spectators"] == spectators;
+    };
+  };
+  Client& other = *table.clients[1];
+  other.wait_for(counts(kSpectators));
+  Client late(server.port());
+  late.hello("Late");
+  ASSERT_EQ(late.request({{"type", "join_room"}, {"invite", table.invite}, {"spectate", true}})["type"], "room");
+  other.wait_for(counts(kSpectators + 1));  // a lone arrival is told too
+  late.drop();
+  other.wait_for(counts(kSpectators));  // and a departure
+}
+
 TEST(PlexRace, SimultaneousClaimsHaveExactlyOneWinner) {
   const GameType* type = plex_game();
   ASSERT_NE(type, nullptr);

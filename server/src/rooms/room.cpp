@@ -49,6 +49,7 @@ Room::Room(Services services, GameMeta meta, Match match, std::int64_t version,
       rounds_stored_(match_.game().rounds_played()),
       claim_timer_(strand_),
       read_back_timer_(strand_),
+      crowd_timer_(strand_),
       clock_(strand_, services.time, meta_.clock, seats_.count()) {
   for (const auto& seat : meta_.seats) {
     if (seat.bot_level == 0) continue;
@@ -223,7 +224,7 @@ void Room::on(const Caller& caller, const protocol::JoinRoom& join) {
   add_member(caller, std::nullopt);  // a spectator
   reply_room(caller);
   tell_open_window(*caller.connection);
-  send_room_to_others(caller.connection.get());
+  tell_crowd_changed();
 }
 
 std::optional<std::string> Room::start_time_if_last_seat() const {
@@ -317,7 +318,7 @@ void Room::remove_connection(const std::shared_ptr<Connection>& connection) {
       members_.remove(connection.get(), services_.time.now() + std::chrono::seconds(meta_.grace_seconds));
   if (!gone) return;
   connection->left(this);
-  if (!gone->seat) send_room_to_others(nullptr);  // the spectator count changed
+  if (!gone->seat) tell_crowd_changed();
   else if (!seat_connected(*gone->seat)) send_presence(*gone->seat, false);
   publish();
 }
@@ -401,6 +402,18 @@ RoomSnapshot Room::snapshot() const {
 
 void Room::reply_room(const Caller& caller) const {
   caller.reply(protocol::write_room(caller.id, room_view(snapshot(), seats_.seat_of(caller.player).has_value())));
+}
+
+// Each spectator's arrival sent the room to every member once, so N spectators cost N²/2 room
+// messages to arrive (5,000 took 668 s): the count now goes out coalesced, as the lobby's does.
+void Room::tell_crowd_changed() {
+  if (crowd_pending_) return;
+  crowd_pending_ = true;
+  crowd_timer_.expires_after(kCrowdDelay);
+  crowd_timer_.async_wait([self = shared_from_this()](const error_code&) {
+    self->crowd_pending_ = false;
+    if (!self->given_up_) self->send_room_to_others(nullptr);
+  });
 }
 
 void Room::send_room_to_others(const Connection* except) {

@@ -5,6 +5,7 @@
 // until the commit is durable, then tells the members. So two moves in one room never race, no lock is held across
 // I/O, and nobody hears of a change the database does not have.
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -43,6 +44,9 @@ class Storage;
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
+  // How long a change of the spectator count waits for others to go out with it.
+  static constexpr auto kCrowdDelay = std::chrono::milliseconds(100);
+
   struct Services {
     net::io_context& io;
     RoomHost& host;  // the hub, as far as a room may see it
@@ -146,6 +150,10 @@ class Room : public std::enable_shared_from_this<Room> {
   RoomSnapshot snapshot() const;
   void reply_room(const Caller& caller) const;
   void send_room_to_others(const Connection* except);
+  // A spectator came or went: the others hear the new count kCrowdDelay later at most, once for
+  // every change in between (a thousand arriving together are one message each, not a
+  // thousand).
+  void tell_crowd_changed();
   void send_to_members(const SharedText& text, const Connection* except = nullptr);
   void send_presence(int seat, bool connected);
   void publish();
@@ -197,6 +205,8 @@ class Room : public std::enable_shared_from_this<Room> {
   ClaimRace race_;
   net::steady_timer claim_timer_;
   net::steady_timer read_back_timer_;   // on the strand: the next try to read the game back
+  net::steady_timer crowd_timer_;       // on the strand: the coalesced spectator count
+  bool crowd_pending_ = false;          // on the strand
   std::atomic<bool> stalled_{false};  // the game could not be read back yet: set on the strand, read anywhere
   bool forgotten_ = false;
   bool given_up_ = false;  // on the strand: see give_up
