@@ -43,7 +43,7 @@ void wait_cut_off_for_twice_the_lease(const ServerProcess& server, std::size_t f
 }
 
 // Waits until `server` has checked for rooms to take over after it found its lease lapsed: it
-// checks only a lease after it last could not reach PostgreSQL, so a room it would wrongly take
+// checks only two leases after it last could not reach PostgreSQL, so a room it would wrongly take
 // is taken by then.
 void wait_take_over_checked(const ServerProcess& server) {
   wait_until(
@@ -395,8 +395,8 @@ TEST(Cluster, ADatabaseRestartLongerThanTheLeaseStopsNoneOfThreeProcesses) {
   }
   for (const auto& server : servers)  // each finds its lease lapsed
     eventually([&] { return server->log().find("\"lease_lapsed\"") != std::string::npos; }, std::chrono::seconds(3));
-  // A lease later, each would have taken the others' rooms by now if it were going to: its
-  // take-over check comes a lease after it could not reach PostgreSQL (ClusterMembership::tick).
+  // Two leases later, each would have taken the others' rooms by now if it were going to: its
+  // take-over check comes two leases after it could not reach PostgreSQL (ClusterMembership::tick).
   for (const auto& server : servers) wait_take_over_checked(*server);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_NE(servers[i]->log().find("\"lease_lapsed\""), std::string::npos) << servers[i]->log();

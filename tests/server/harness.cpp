@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -100,8 +101,9 @@ ServerProcess::~ServerProcess() {
   const std::string text = log();
   for (const char* report : {"WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "runtime error:"})
     if (text.find(report) != std::string::npos) ADD_FAILURE() << "mancala-server reported: " << report;
-  // A failing test shows what the server logged.
-  if (::testing::Test::HasFailure()) std::cerr << "--- mancala-server log ---\n" << log() << "---\n";
+  // A failing test shows what the server logged; so does one whose body threw (gtest records
+  // that failure only after the unwinding that destroys this).
+  if (::testing::Test::HasFailure() || std::uncaught_exceptions() > 0) std::cerr << "--- mancala-server log ---\n" << log() << "---\n";
   std::remove(log_path_.c_str());
 }
 

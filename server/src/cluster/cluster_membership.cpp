@@ -81,8 +81,10 @@ void ClusterMembership::tick() {
     if (lost_) return;
     // After this process could not reach the database, the others probably could not either:
     // their leases ran out for the same reason, and they are registering again. Their rooms are
-    // taken only once they had a whole lease to do so; a dead process's a lease later.
-    if (std::chrono::steady_clock::now() - last_cut_off_ < lease_) return;
+    // taken only once they had two whole leases to do so (one leaves them only two thirds of a
+    // lease after their next renewal, which a busy machine can delay that long); a dead
+    // process's rooms are taken that much later.
+    if (std::chrono::steady_clock::now() - last_cut_off_ < kCutOffGrace * lease_) return;
     end_leases_of_dead_neighbours();
     note_seek_pool(registry_.claim_seek_pool());
     auto taken = registry_.take_over_rooms_of_dead_processes();

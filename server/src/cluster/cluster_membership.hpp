@@ -10,8 +10,8 @@
 // lease (a database restart, a failover, a pause) finds its lease lapsed. It registers again at
 // once, so that from then on nobody takes its rooms, and then asks the database which of its
 // rooms another process took meanwhile; it gives up those (`rooms_lost`) and keeps the others.
-// Nor does a process that was cut off take anyone's rooms for a lease after it is back: the
-// others were most likely cut off by the same outage and are registering again. The write
+// Nor does a process that was cut off take anyone's rooms for two leases after it is back:
+// the others were most likely cut off by the same outage and are registering again. The write
 // fence in Storage makes all this safe: every move is appended only while the room's
 // owner row names the appending process, read under a lock in the append's own transaction,
 // so a room that was taken can never be written by two processes. The process stops only when
@@ -73,6 +73,7 @@ class ClusterMembership {
   void note_seek_pool(bool held);  // on the thread: tells events_ when it changed
   bool sleep_unless_stopped(std::chrono::milliseconds interval);  // false once stopping
 
+  static constexpr int kCutOffGrace = 2;  // leases after a cut-off before taking anyone's rooms
   ClusterRegistry registry_;
   std::chrono::milliseconds lease_;
   Events events_;
