@@ -2,7 +2,8 @@
 // HTTP, guests join and withdraw before the start, at the start the free players are paired into
 // rooms and told over their WebSocket, ended games score 2/1/0 with the doubling streak, a paused
 // player is not paired until they join again; at the end nobody is paired, the game still being
-// played counts when it ends and the arena is finished; a restart mid-arena keeps every score.
+// played counts when it ends and the arena is finished; a restart mid-arena keeps every score;
+// watchers get the standings pushed at most once a second.
 // Minutes are short (--test-tournament-minute-ms) so an arena runs in seconds.
 #include <gtest/gtest.h>
 
@@ -239,6 +240,42 @@ TEST(Arenas, ARestartMidArenaLosesNoScoreAndPlayGoesOn) {
   EXPECT_EQ(standing(body, ada_id)["games"], 2);
   const Json again = ada.wait_for(is_paired, 20s);
   EXPECT_EQ(again["room"]["status"], "playing");
+}
+
+bool is_tournament(const Json& m) { return m.value("type", "") == "tournament"; }
+
+// Takes the pushed `tournament` messages in order until one that `match` accepts: changes within
+// a second come as one message, so a state between two changes may never be sent.
+Json tournament_until(Client& watcher, const std::function<bool(const Json&)>& match) {
+  for (;;) {
+    Json message = watcher.wait_for(is_tournament, 20s);
+    if (match(message)) return message;
+  }
+}
+
+TEST(Arenas, WatchersAreSentTheStandingsAtMostOnceASecond) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const std::string id = create_arena(port, account_cookie(port, "Organiser"), 1500ms, 60);
+  Client watcher(port);
+  watcher.hello("Watcher");
+  EXPECT_EQ(watcher.request({{"type", "watch_tournament"}, {"tournament", "nope"}})["code"], "not_found");
+  EXPECT_EQ(watcher.request({{"type", "watch_tournament"}, {"tournament", id}})["type"], "ok");
+  const Json first = watcher.wait_for(is_tournament);
+  EXPECT_EQ(first["id"], id);
+  EXPECT_EQ(first["status"], "upcoming");
+  Guest ada(port, "Ada"), bo(port, "Bo");
+  join(port, id, ada);
+  join(port, id, bo);
+  const std::string room = paired_room(ada, bo);
+  tournament_until(watcher, [&](const Json& m) { return m["rooms"] == Json::array({room}); });
+  const auto pushed = std::chrono::steady_clock::now();
+  // The game ends at once, but the push of its points waits for a second since the last push.
+  resign(bo, room);
+  const Json scored = tournament_until(watcher, [&](const Json& m) { return standing(m, ada.id)["score"] == 2; });
+  EXPECT_GE(std::chrono::steady_clock::now() - pushed, 800ms) << "two pushes within a second";
+  EXPECT_EQ(scored["status"], "running");
+  EXPECT_EQ(standing(scored, ada.id)["rank"], 1);
 }
 
 }  // namespace arenas

@@ -7,6 +7,7 @@
 #include "hub.hpp"
 #include "log.hpp"
 #include "mancala/protocol/client_messages.hpp"
+#include "mancala/protocol/server_messages.hpp"
 #include "pairing.hpp"
 #include "random.hpp"
 #include "storage.hpp"
@@ -90,6 +91,12 @@ struct Tournaments::Live {
   SeekKind kind;  // what every room of it is: game, resolved options, clock, rated
   Arena arena;
   net::steady_timer timer;
+  // Watchers of its standings (watch_tournament), pushed at most once a second.
+  std::map<const Connection*, std::weak_ptr<Connection>> watchers;
+  net::steady_timer push_timer{timer.get_executor()};
+  std::chrono::steady_clock::time_point last_push{};
+  bool push_scheduled = false;
+  std::string last_text;
 };
 
 Tournaments::Tournaments(net::io_context& io, Storage& storage, Hub& hub, Now now, std::chrono::milliseconds minute)
@@ -104,6 +111,7 @@ SystemTime Tournaments::ends_at(const StoredTournament& meta) const {
 
 void Tournaments::start() {
   hub_.on_game_finished([this](const std::string& room_id, const Json& result) { game_finished(room_id, result); });
+  hub_.on_watch_tournament([this](const Caller& caller, const std::string& id) { watch(caller, id); });
   auto& store = storage_.tournaments();
   int held = 0;
   for (const char* status : {"upcoming", "running"})
@@ -120,7 +128,10 @@ void Tournaments::start() {
 void Tournaments::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;
-  for (auto& [id, live] : live_) live->timer.cancel();
+  for (auto& [id, live] : live_) {
+    live->timer.cancel();
+    live->push_timer.cancel();
+  }
 }
 
 void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings) {
@@ -172,6 +183,7 @@ void Tournaments::on_timer(const std::string& id) {
       later([this, id, ends = live->meta.ends_at] { storage_.tournaments().set_status(id, "running", ends); });
     }
     finish_if_over(live);
+    changed(live);
     arm(live);
   }
   pair(id);
@@ -213,6 +225,7 @@ void Tournaments::opened(const std::string& id, const std::vector<std::string>& 
     }
     it->second->arena.opened(room_id, by_seat);
     tournament_of_[room_id] = id;
+    changed(it->second);
     if (const auto found = ended_early_.find(room_id); found != ended_early_.end()) early = found->second;
     if (pending_opens_ == 0) ended_early_.clear();
   }
@@ -241,6 +254,7 @@ void Tournaments::game_finished(const std::string& room_id, const Json& result) 
       if (const auto* player = live->arena.find(player_id)) standings.push_back(entrant_of(*player));
     later([this, id, room_id, standings] { storage_.tournaments().finish_pairing(id, room_id, standings); });
     finish_if_over(live);
+    changed(live);
   }
   pair(id);
 }
@@ -402,6 +416,7 @@ void Tournaments::join(const std::string& id, const PlayerRef& player) {
     if (!live->arena.join(joining))
       throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' has ended");
     entrant = entrant_of(*live->arena.find(player->id));
+    changed(live);
   }
   storage_.tournaments().save_entrant(id, entrant);
   pair(id);
@@ -419,11 +434,65 @@ void Tournaments::leave(const std::string& id, const std::string& player_id) {
     if (!live->arena.leave(player_id))
       throw Refusal(Refusal::Kind::not_found, "not_found", "you are not a player of tournament '" + id + "'");
     if (const auto* player = live->arena.find(player_id)) paused = entrant_of(*player);
+    changed(live);
   }
   if (paused)
     storage_.tournaments().save_entrant(id, *paused);
   else
     storage_.tournaments().remove_entrant(id, player_id);
+}
+
+// ---- watchers ------------------------------------------------------------------------------
+
+void Tournaments::watch(const Caller& caller, const std::string& id) {
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    const auto live = find(id);
+    if (!live) return caller.fail(protocol::Code::not_found, "no tournament '" + id + "' is run here");
+    live->watchers[caller.connection.get()] = caller.connection;
+    text = protocol::write_tournament(view_of(*live));
+    live->last_text = text;
+  }
+  caller.ok();
+  caller.reply(std::move(text));
+}
+
+// At most one push a second (lichess's lesson: standings pushed, never polled, never flooded):
+// a change within a second of the last push waits for the rest of it, and joins what follows.
+void Tournaments::changed(const std::shared_ptr<Live>& live) {
+  if (stopped_ || live->watchers.empty() || live->push_scheduled) return;
+  live->push_scheduled = true;
+  constexpr auto kPushEvery = std::chrono::seconds(1);
+  live->push_timer.expires_at(std::max(live->last_push + kPushEvery, std::chrono::steady_clock::now()));
+  live->push_timer.async_wait([this, id = live->meta.id](const boost::system::error_code& error) {
+    if (!error) push(id);
+  });
+}
+
+void Tournaments::push(const std::string& id) {
+  std::vector<std::shared_ptr<Connection>> open;
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    const auto live = find(id);
+    if (!live) return;
+    live->push_scheduled = false;
+    live->last_push = std::chrono::steady_clock::now();
+    text = protocol::write_tournament(view_of(*live));
+    if (text == live->last_text) return;
+    live->last_text = text;
+    for (auto it = live->watchers.begin(); it != live->watchers.end();) {
+      if (auto connection = it->second.lock()) {
+        open.push_back(std::move(connection));
+        ++it;
+      } else {
+        it = live->watchers.erase(it);  // closed
+      }
+    }
+  }
+  const auto shared = std::make_shared<const std::string>(std::move(text));
+  for (const auto& connection : open) connection->send(shared);
 }
 
 }  // namespace mancala::server

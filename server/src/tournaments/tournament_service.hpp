@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "arena.hpp"
+#include "connection.hpp"
 #include "identity.hpp"
 #include "net.hpp"
 #include "seek_pool.hpp"
@@ -68,6 +69,9 @@ class Tournaments {
   Json view(const std::string& id);
   void join(const std::string& id, const PlayerRef& player);
   void leave(const std::string& id, const std::string& player_id);
+  // `watch_tournament`: ok, then the GET body as `tournament`, pushed again at most once a second
+  // while it changes. Only a tournament this process runs (else not_found).
+  void watch(const Caller& caller, const std::string& id);
 
  private:
   struct Live;
@@ -80,6 +84,8 @@ class Tournaments {
               const std::vector<std::string>& by_seat);
   void game_finished(const std::string& room_id, const Json& result);
   void finish_if_over(const std::shared_ptr<Live>& live);  // with mutex_ held
+  void changed(const std::shared_ptr<Live>& live);  // with mutex_ held: a push to its watchers soon
+  void push(const std::string& id);
   std::shared_ptr<Live> find(const std::string& id) const;
   SystemTime ends_at(const StoredTournament& meta) const;
   void later(std::function<void()> write);  // a database write on a reader, in order
