@@ -242,6 +242,45 @@ TEST(Arenas, ARestartMidArenaLosesNoScoreAndPlayGoesOn) {
   EXPECT_EQ(again["room"]["status"], "playing");
 }
 
+// The game's end and its points are two writes: the server is killed between them (the points'
+// write held back), and the restart scores the game from the stored game's result.
+TEST(Arenas, AKillBetweenAGamesEndAndItsPointsLosesNoPoints) {
+  TempDir dir;
+  const std::string db = dir.file("arena.db");
+  std::string id, ada_id, room;
+  {
+    ServerProcess server(db, {"--test-tournament-minute-ms", "1000", "--test-tournament-write-delay-ms", "3000"});
+    const auto port = server.port();
+    id = create_arena(port, account_cookie(port, "Organiser"), 1000ms, 60);
+    Guest ada(port, "Ada"), bo(port, "Bo");
+    ada_id = ada.id;
+    join(port, id, ada);
+    join(port, id, bo);
+    room = paired_room(ada, bo);
+    wait_until([&] {
+      return !query_on(db, "SELECT 1 FROM tournament_pairings WHERE room_id = '" + room + "'").empty();
+    }, 20s, "the pairing stored");
+    resign(bo, room);  // answered once the game's end is stored
+    server.kill_hard();
+  }
+  const auto points = "SELECT CAST(score AS INTEGER), games FROM tournament_players WHERE player_id = '" + ada_id + "'";
+  ASSERT_EQ(query_on(db, points)[0][1], "0") << "the kill came after the points were stored: no test";
+  ServerProcess server(db, {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  Json body;
+  wait_until([&] {
+    body = tournament(port, id);
+    return standing(body, ada_id).value("games", 0) == 1;
+  }, 10s, "Ada's win scored after the restart");
+  EXPECT_EQ(standing(body, ada_id)["score"], 2);
+  EXPECT_EQ(standing(body, ada_id)["rank"], 1);
+  wait_until([&] { return query_on(db, points)[0][0] == "2"; }, 10s, "the replayed points stored");
+  // Scored once: a second restart does not count the game again.
+  EXPECT_EQ(server.terminate(), 0);
+  ServerProcess again(db, {"--test-tournament-minute-ms", "1000"});
+  EXPECT_EQ(standing(tournament(again.port(), id), ada_id)["score"], 2);
+}
+
 bool is_tournament(const Json& m) { return m.value("type", "") == "tournament"; }
 
 // Takes the pushed `tournament` messages in order until one that `match` accepts: changes within

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <thread>
 
 #include "hub.hpp"
 #include "log.hpp"
@@ -119,10 +120,24 @@ void Tournaments::start() {
       if (meta.kind != "arena") continue;  // round robins are not run yet
       auto entrants = store.entrants(meta.id);
       auto pairings = store.pairings(meta.id);
+      replay_ended_games(pairings);
       hold(std::move(meta), std::move(entrants), std::move(pairings));
       ++held;
     }
   log_info("tournaments_loaded", {{"tournaments", held}});
+}
+
+// A game whose end was stored but whose points were not (the process died between the two
+// writes): its result is in the stored game, so it is scored now as if it had just ended. The
+// score is thus derived from what the game's own transaction stored, never lost.
+void Tournaments::replay_ended_games(const std::vector<StoredPairing>& pairings) {
+  for (const auto& pairing : pairings) {
+    if (pairing.finished) continue;
+    const auto game = storage_.load_game(pairing.room_id);
+    if (!game || game->meta.status != "finished" || game->meta.result.is_null()) continue;
+    log_info("tournament_game_replayed", {{"room", pairing.room_id}});
+    net::post(io_, [this, room_id = pairing.room_id, result = game->meta.result] { game_finished(room_id, result); });
+  }
 }
 
 void Tournaments::stop() {
@@ -291,6 +306,7 @@ void Tournaments::drain_writes() {
       write = std::move(writes_.front());
       writes_.pop_front();
     }
+    if (write_delay_.count() > 0) std::this_thread::sleep_for(write_delay_);  // tests only
     try {
       write();
     } catch (const std::exception& e) {

@@ -11,10 +11,9 @@
 // game or a start run on the hub's readers, never on a network thread; the HTTP calls below
 // already run on a reader and write directly.
 //
-// Not yet: round robins are stored but not run, one process only (no take-over), no
-// `watch_tournament` pushes. A restart reloads what is stored (scores, open pairings, whose
-// games the hub restores); a game whose end was stored but whose points were not yet (the
-// process killed between the two writes) is not scored again from the stored game.
+// A restart reloads what is stored (scores, open pairings, whose games the hub restores); a
+// game whose end was stored but whose points were not yet (the process killed between the two
+// writes) is scored then from the stored game's result. Not yet: one process only (no take-over).
 #include <chrono>
 #include <deque>
 #include <optional>
@@ -61,6 +60,9 @@ class Tournaments {
   // ended games. Before listening.
   void start();
   void stop();
+  // Tests only (`--test-tournament-write-delay-ms`): each write after a game, a start or a
+  // pairing waits this long first, so that a test can kill the process before it lands.
+  void delay_writes(std::chrono::milliseconds delay) { write_delay_ = delay; }
 
   // The HTTP API's calls, on a reader thread; they throw TournamentRefusal.
   // A new tournament from the POST body, by the account `creator`: its GET body.
@@ -76,6 +78,7 @@ class Tournaments {
  private:
   struct Live;
   Json view_of(const Live& live) const;  // with mutex_ held
+  void replay_ended_games(const std::vector<StoredPairing>& pairings);
   void hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings);
   void arm(const std::shared_ptr<Live>& live);  // the next start or end
   void on_timer(const std::string& id);
@@ -96,6 +99,7 @@ class Tournaments {
   Hub& hub_;
   Now now_;
   std::chrono::milliseconds minute_;
+  std::chrono::milliseconds write_delay_{0};
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Live>> live_;   // not finished, by id
