@@ -7,7 +7,10 @@
 // Minutes are short (--test-tournament-minute-ms) so an arena runs in seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
+#include <set>
 
 #include "harness.hpp"
 
@@ -279,6 +282,60 @@ TEST(Arenas, AKillBetweenAGamesEndAndItsPointsLosesNoPoints) {
   EXPECT_EQ(server.terminate(), 0);
   ServerProcess again(db, {"--test-tournament-minute-ms", "1000"});
   EXPECT_EQ(standing(tournament(again.port(), id), ada_id)["score"], 2);
+}
+
+// The ids of the next `count` rooms the guest is told of.
+std::set<std::string> rooms_told(Guest& guest, int count) {
+  std::set<std::string> rooms;
+  for (int i = 0; i < count; ++i) rooms.insert(guest.client->wait_for(is_paired, 20s)["room"].value("id", ""));
+  return rooms;
+}
+
+std::string shared_room(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::vector<std::string> both;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+  EXPECT_EQ(both.size(), 1u) << "two players meet once";
+  return both.empty() ? "" : both[0];
+}
+
+// A round robin of three on a day per move: at the start all three games at once, each pair
+// once; a win 1; finished with its last game, ranked from the results.
+TEST(RoundRobins, EveryPairMeetsOnceAllAtTheStartAndTheLastGameFinishesIt) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const HttpReply created = http_call(port, "POST", "/api/tournaments",
+                                      {{"name", "Winter round robin"}, {"game", "cups"}, {"kind", "round_robin"},
+                                       {"starts_at", utc_in(1500ms)}},
+                                      {{"Cookie", account_cookie(port, "Organiser")}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body.value("id", "");
+  EXPECT_EQ(created.body["clock"], Json({{"per_move_s", 86400}})) << "a day per move unless told";
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy"), late(port, "Late");
+  join(port, id, ada);
+  join(port, id, bo);
+  join(port, id, cy);
+  const auto at_ada = rooms_told(ada, 2), at_bo = rooms_told(bo, 2), at_cy = rooms_told(cy, 2);
+  Json body = tournament(port, id);
+  EXPECT_EQ(body["status"], "running");
+  EXPECT_EQ(body["rooms"].size(), 3u) << body.dump();
+  EXPECT_EQ(players_call(port, "POST", id, late).status, 409) << "no joining once it started";
+  // Ada beats both; Cy beats Bo.
+  resign(bo, shared_room(at_ada, at_bo));
+  resign(cy, shared_room(at_ada, at_cy));
+  body = wait_for_score(port, id, ada, 2, 2);
+  EXPECT_EQ(body["status"], "running") << "a game is left";
+  resign(bo, shared_room(at_bo, at_cy));
+  wait_until([&] {
+    body = tournament(port, id);
+    return body["status"] == "finished";
+  }, 10s, "the round robin finished with its last game");
+  EXPECT_EQ(standing(body, ada.id)["rank"], 1);
+  EXPECT_EQ(standing(body, cy.id)["score"], 1);
+  EXPECT_EQ(standing(body, cy.id)["rank"], 2);
+  EXPECT_EQ(standing(body, bo.id)["score"], 0);
+  EXPECT_EQ(standing(body, bo.id)["games"], 2);
+  EXPECT_FALSE(body.value("ends_at", "").empty());
+  EXPECT_TRUE(ada.client->nothing_matching(is_paired, 300ms)) << "no game beyond the three";
 }
 
 bool is_tournament(const Json& m) { return m.value("type", "") == "tournament"; }

@@ -22,6 +22,7 @@ namespace {
 constexpr int kMaxNameBytes = 80;
 constexpr int kMaxMinutes = 24 * 60;
 constexpr int kListLimit = 100;
+constexpr int kCorrespondenceSeconds = 24 * 60 * 60;
 // A start a little in the past is taken (a clock a few seconds behind), not a day ago.
 constexpr auto kStartSlack = std::chrono::minutes(1);
 
@@ -117,10 +118,11 @@ void Tournaments::start() {
   int held = 0;
   for (const char* status : {"upcoming", "running"})
     for (auto& meta : store.list(status, kListLimit)) {
-      if (meta.kind != "arena") continue;  // round robins are not run yet
       auto entrants = store.entrants(meta.id);
       auto pairings = store.pairings(meta.id);
       replay_ended_games(pairings);
+      // A round robin's tables not all opened before a restart: the rest are opened now.
+      if (meta.kind == "round_robin" && meta.status == "running") net::post(io_, [this, id = meta.id] { pair(id); });
       hold(std::move(meta), std::move(entrants), std::move(pairings));
       ++held;
     }
@@ -162,10 +164,13 @@ void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrant
   std::vector<int> sizes{2};
   if (meta.game == "njaka") sizes = {2, 3, 4};  // the game's table sizes, as a seek's default
   auto live = std::make_shared<Live>(io_, meta, kind, sizes, now_, starts, ends_at(meta));
+  if (meta.kind == "round_robin") live->arena.run_as_round_robin();
   for (const auto& entrant : entrants) live->arena.restore(player_of(entrant));
   std::lock_guard lock(mutex_);
   for (const auto& pairing : pairings)
-    if (!pairing.finished) {
+    if (pairing.finished) {
+      live->arena.met(pairing.players);
+    } else {
       live->arena.opened(pairing.room_id, pairing.players);
       tournament_of_[pairing.room_id] = meta.id;
     }
@@ -177,6 +182,7 @@ void Tournaments::arm(const std::shared_ptr<Live>& live) {
   if (stopped_ || live->meta.status == "finished") return;
   const auto now = now_();
   const auto starts = parse_iso_utc(live->meta.starts_at).value_or(now);
+  if (!live->arena.timed() && now >= starts) return;  // a round robin ends with its last game
   const auto target = now < starts ? starts : live->arena.ends_at();
   if (now >= target && live->meta.status == "running") return;  // ended: the last game finishes it
   live->timer.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(target - now));
@@ -193,7 +199,7 @@ void Tournaments::on_timer(const std::string& id) {
     const auto& live = it->second;
     if (live->meta.status == "upcoming" && live->arena.started()) {
       live->meta.status = "running";
-      live->meta.ends_at = format_utc(live->arena.ends_at());
+      if (live->arena.timed()) live->meta.ends_at = format_utc(live->arena.ends_at());
       log_info("tournament_started", {{"tournament", id}, {"players", live->arena.players().size()}});
       later([this, id, ends = live->meta.ends_at] { storage_.tournaments().set_status(id, "running", ends); });
     }
@@ -277,6 +283,7 @@ void Tournaments::game_finished(const std::string& room_id, const Json& result) 
 void Tournaments::finish_if_over(const std::shared_ptr<Live>& live) {
   if (live->meta.status != "running" || !live->arena.over()) return;
   live->meta.status = "finished";
+  if (!live->arena.timed()) live->meta.ends_at = format_utc(now_());  // a round robin's last game
   log_info("tournament_finished", {{"tournament", live->meta.id}});
   later([this, id = live->meta.id, ends = live->meta.ends_at] {
     storage_.tournaments().set_status(id, "finished", ends);
@@ -332,7 +339,10 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   if (meta.kind != "arena" && meta.kind != "round_robin") throw bad("'kind' must be \"arena\" or \"round_robin\"");
   const Json rated = body.value("rated", Json(false));
   if (!rated.is_boolean()) throw bad("'rated' must be true or false");
-  const auto checked = checked_kind(body, creator);
+  Json kind_body = body;
+  if (meta.kind == "round_robin" && kind_body.value("clock", Json()).is_null())
+    kind_body["clock"] = {{"per_move_s", kCorrespondenceSeconds}};  // a day per move unless told
+  const auto checked = checked_kind(kind_body, creator);
   const Json starts = body.value("starts_at", Json());
   const auto starts_at = starts.is_string() ? parse_iso_utc(starts.get<std::string>()) : std::nullopt;
   if (!starts_at) throw bad("'starts_at' must be a UTC time in ISO 8601, such as \"2026-01-01T18:00:00Z\"");
@@ -352,9 +362,6 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   meta.created = format_utc(now_());
   storage_.tournaments().create(meta);
   log_info("tournament_created", {{"tournament", meta.id}, {"game", meta.game}, {"kind", meta.kind}});
-  if (meta.kind != "arena") {  // stored and shown; run once round robins are
-    return view(meta.id);
-  }
   hold(meta, {}, {});
   return view(meta.id);
 }
@@ -381,7 +388,7 @@ Json Tournaments::view(const std::string& id) {
   }
   const auto meta = storage_.tournaments().find(id);
   if (!meta) throw Refusal(Refusal::Kind::not_found, "not_found", "no tournament '" + id + "'");
-  // Not held here (a round robin, or finished before this process started): from the database.
+  // Not held here (finished before this process started): from the database.
   Live shown(io_, *meta, {}, {2}, now_, parse_iso_utc(meta->starts_at).value_or(now_()), ends_at(*meta));
   for (const auto& entrant : storage_.tournaments().entrants(id)) shown.arena.restore(player_of(entrant));
   for (const auto& pairing : storage_.tournaments().pairings(id))
@@ -406,7 +413,7 @@ Json Tournaments::list(const std::string& status) {
   return Json{{"tournaments", std::move(out)}};
 }
 
-// Not held here: finished (or a round robin, not run yet), or none at all.
+// Not held here: finished, or none at all.
 [[noreturn]] static void refuse_not_held(Storage& storage, const std::string& id) {
   if (storage.tournaments().find(id))
     throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' takes no players now");
