@@ -284,6 +284,34 @@ TEST(Arenas, AKillBetweenAGamesEndAndItsPointsLosesNoPoints) {
   EXPECT_EQ(standing(tournament(again.port(), id), ada_id)["score"], 2);
 }
 
+// Three Njaka players sit at one table of three (the seek pool's fullest table first), and score
+// by place: 2 × (seats − place), 4/2/0.
+TEST(Arenas, ThreeNjakaPlayersShareOneTableAndScoreByPlace) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const HttpReply created = http_call(port, "POST", "/api/tournaments",
+                                      {{"name", "Njaka night"}, {"game", "njaka"}, {"clock", kBlitz}, {"kind", "arena"},
+                                       {"starts_at", utc_in(1500ms)}, {"minutes", 60}},
+                                      {{"Cookie", account_cookie(port, "Organiser")}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body.value("id", "");
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy");
+  for (const Guest* guest : {&ada, &bo, &cy}) join(port, id, *guest);
+  const Json told = ada.client->wait_for(is_paired, 20s);
+  const std::string room = told["room"].value("id", "");
+  EXPECT_EQ(bo.client->wait_for(is_paired, 20s)["room"]["id"], room);
+  EXPECT_EQ(cy.client->wait_for(is_paired, 20s)["room"]["id"], room) << "one table of three, not two and one";
+  EXPECT_EQ(tournament(port, id)["rooms"], Json::array({room}));
+  // Cy leaves first (third), then Bo (second): Ada is the last seat standing.
+  EXPECT_EQ(cy.client->request({{"type", "resign"}, {"room", room}})["type"], "update");
+  resign(bo, room);
+  const Json body = wait_for_score(port, id, ada, 4, 1);
+  EXPECT_EQ(standing(body, bo.id)["score"], 2);
+  EXPECT_EQ(standing(body, cy.id)["score"], 0);
+  EXPECT_EQ(standing(body, cy.id)["games"], 1);
+  EXPECT_EQ(standing(body, bo.id)["rank"], 2);
+}
+
 // The ids of the next `count` rooms the guest is told of.
 std::set<std::string> rooms_told(Guest& guest, int count) {
   std::set<std::string> rooms;
