@@ -284,6 +284,7 @@ ClientMessage parse_body(std::string_view type, const Fields& f) {
   if (type == "seek") return parse_seek(f);
   if (type == "cancel_seek") return CancelSeek{f.string("seek")};
   if (type == "watch_seeks") return WatchSeeks{};
+  if (type == "watch_tournament") return WatchTournament{f.string("tournament")};
   fail(Code::unknown_type, "unknown message type '" + std::string(type) + "'");
 }
 
@@ -349,7 +350,8 @@ std::string_view type_name(const ClientMessage& message) {
   static constexpr std::string_view kTypes[] = {
       "hello", "create_room", "list_rooms", "watch_lobby", "join_room", "leave_room",
       "move",  "sync",        "resign",     "concede",     "plex",      "claim_abandon",
-      "add_bot", "rematch", "chat", "spectator_chat", "report_chat", "seek", "cancel_seek", "watch_seeks"};
+      "add_bot", "rematch", "chat", "spectator_chat", "report_chat", "seek", "cancel_seek", "watch_seeks",
+      "watch_tournament"};
   static_assert(std::size(kTypes) == std::variant_size_v<ClientMessage>);
   if (const auto* special = std::get_if<Special>(&message)) return special->action;
   return kTypes[message.index()];

@@ -92,6 +92,12 @@ std::string write_seeks(const std::vector<SeekListing>& seeks, const std::vector
   return to_json_text(out);
 }
 
+std::string write_tournament(const Json& view) {
+  Json out = message("tournament", {});
+  for (const auto& [key, value] : view.items()) out[key] = value;
+  return to_json_text(out);
+}
+
 std::string write_ok(const RequestId& id) { return to_json_text(message("ok", id)); }
 
 std::string write_error(const RequestId& id, const Error& error) {

@@ -89,6 +89,7 @@ Json client_json(const ClientMessage& message) {
                  },
                  [&](const CancelSeek& m) { out["seek"] = m.seek; },
                  [&](const WatchSeeks&) {},
+                 [&](const WatchTournament& m) { out["tournament"] = m.tournament; },
              },
              message);
   return out;

@@ -2,11 +2,15 @@
 // HTTP, guests join and withdraw before the start, at the start the free players are paired into
 // rooms and told over their WebSocket, ended games score 2/1/0 with the doubling streak, a paused
 // player is not paired until they join again; at the end nobody is paired, the game still being
-// played counts when it ends and the arena is finished; a restart mid-arena keeps every score.
+// played counts when it ends and the arena is finished; a restart mid-arena keeps every score;
+// watchers get the standings pushed at most once a second.
 // Minutes are short (--test-tournament-minute-ms) so an arena runs in seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
+#include <iterator>
+#include <set>
 
 #include "harness.hpp"
 
@@ -239,6 +243,163 @@ TEST(Arenas, ARestartMidArenaLosesNoScoreAndPlayGoesOn) {
   EXPECT_EQ(standing(body, ada_id)["games"], 2);
   const Json again = ada.wait_for(is_paired, 20s);
   EXPECT_EQ(again["room"]["status"], "playing");
+}
+
+// The game's end and its points are two writes: the server is killed between them (the points'
+// write held back), and the restart scores the game from the stored game's result.
+TEST(Arenas, AKillBetweenAGamesEndAndItsPointsLosesNoPoints) {
+  TempDir dir;
+  const std::string db = dir.file("arena.db");
+  std::string id, ada_id, room;
+  {
+    ServerProcess server(db, {"--test-tournament-minute-ms", "1000", "--test-tournament-write-delay-ms", "3000"});
+    const auto port = server.port();
+    id = create_arena(port, account_cookie(port, "Organiser"), 1000ms, 60);
+    Guest ada(port, "Ada"), bo(port, "Bo");
+    ada_id = ada.id;
+    join(port, id, ada);
+    join(port, id, bo);
+    room = paired_room(ada, bo);
+    wait_until([&] {
+      return !query_on(db, "SELECT 1 FROM tournament_pairings WHERE room_id = '" + room + "'").empty();
+    }, 20s, "the pairing stored");
+    resign(bo, room);  // answered once the game's end is stored
+    server.kill_hard();
+  }
+  const auto points = "SELECT CAST(score AS INTEGER), games FROM tournament_players WHERE player_id = '" + ada_id + "'";
+  ASSERT_EQ(query_on(db, points)[0][1], "0") << "the kill came after the points were stored: no test";
+  ServerProcess server(db, {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  Json body;
+  wait_until([&] {
+    body = tournament(port, id);
+    return standing(body, ada_id).value("games", 0) == 1;
+  }, 10s, "Ada's win scored after the restart");
+  EXPECT_EQ(standing(body, ada_id)["score"], 2);
+  EXPECT_EQ(standing(body, ada_id)["rank"], 1);
+  wait_until([&] { return query_on(db, points)[0][0] == "2"; }, 10s, "the replayed points stored");
+  // Scored once: a second restart does not count the game again.
+  EXPECT_EQ(server.terminate(), 0);
+  ServerProcess again(db, {"--test-tournament-minute-ms", "1000"});
+  EXPECT_EQ(standing(tournament(again.port(), id), ada_id)["score"], 2);
+}
+
+// Three Njaka players sit at one table of three (the seek pool's fullest table first), and score
+// by place: 2 × (seats − place), 4/2/0.
+TEST(Arenas, ThreeNjakaPlayersShareOneTableAndScoreByPlace) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const HttpReply created = http_call(port, "POST", "/api/tournaments",
+                                      {{"name", "Njaka night"}, {"game", "njaka"}, {"clock", kBlitz}, {"kind", "arena"},
+                                       {"starts_at", utc_in(1500ms)}, {"minutes", 60}},
+                                      {{"Cookie", account_cookie(port, "Organiser")}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body.value("id", "");
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy");
+  for (const Guest* guest : {&ada, &bo, &cy}) join(port, id, *guest);
+  const Json told = ada.client->wait_for(is_paired, 20s);
+  const std::string room = told["room"].value("id", "");
+  EXPECT_EQ(bo.client->wait_for(is_paired, 20s)["room"]["id"], room);
+  EXPECT_EQ(cy.client->wait_for(is_paired, 20s)["room"]["id"], room) << "one table of three, not two and one";
+  EXPECT_EQ(tournament(port, id)["rooms"], Json::array({room}));
+  // Cy leaves first (third), then Bo (second): Ada is the last seat standing.
+  EXPECT_EQ(cy.client->request({{"type", "resign"}, {"room", room}})["type"], "update");
+  resign(bo, room);
+  const Json body = wait_for_score(port, id, ada, 4, 1);
+  EXPECT_EQ(standing(body, bo.id)["score"], 2);
+  EXPECT_EQ(standing(body, cy.id)["score"], 0);
+  EXPECT_EQ(standing(body, cy.id)["games"], 1);
+  EXPECT_EQ(standing(body, bo.id)["rank"], 2);
+}
+
+// The ids of the next `count` rooms the guest is told of.
+std::set<std::string> rooms_told(Guest& guest, int count) {
+  std::set<std::string> rooms;
+  for (int i = 0; i < count; ++i) rooms.insert(guest.client->wait_for(is_paired, 20s)["room"].value("id", ""));
+  return rooms;
+}
+
+std::string shared_room(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::vector<std::string> both;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+  EXPECT_EQ(both.size(), 1u) << "two players meet once";
+  return both.empty() ? "" : both[0];
+}
+
+// A round robin of three on a day per move: at the start all three games at once, each pair
+// once; a win 1; finished with its last game, ranked from the results.
+TEST(RoundRobins, EveryPairMeetsOnceAllAtTheStartAndTheLastGameFinishesIt) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const HttpReply created = http_call(port, "POST", "/api/tournaments",
+                                      {{"name", "Winter round robin"}, {"game", "cups"}, {"kind", "round_robin"},
+                                       {"starts_at", utc_in(1500ms)}},
+                                      {{"Cookie", account_cookie(port, "Organiser")}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body.value("id", "");
+  EXPECT_EQ(created.body["clock"], Json({{"per_move_s", 86400}})) << "a day per move unless told";
+  Guest ada(port, "Ada"), bo(port, "Bo"), cy(port, "Cy"), late(port, "Late");
+  join(port, id, ada);
+  join(port, id, bo);
+  join(port, id, cy);
+  const auto at_ada = rooms_told(ada, 2), at_bo = rooms_told(bo, 2), at_cy = rooms_told(cy, 2);
+  Json body = tournament(port, id);
+  EXPECT_EQ(body["status"], "running");
+  EXPECT_EQ(body["rooms"].size(), 3u) << body.dump();
+  EXPECT_EQ(players_call(port, "POST", id, late).status, 409) << "no joining once it started";
+  // Ada beats both; Cy beats Bo.
+  resign(bo, shared_room(at_ada, at_bo));
+  resign(cy, shared_room(at_ada, at_cy));
+  body = wait_for_score(port, id, ada, 2, 2);
+  EXPECT_EQ(body["status"], "running") << "a game is left";
+  resign(bo, shared_room(at_bo, at_cy));
+  wait_until([&] {
+    body = tournament(port, id);
+    return body["status"] == "finished";
+  }, 10s, "the round robin finished with its last game");
+  EXPECT_EQ(standing(body, ada.id)["rank"], 1);
+  EXPECT_EQ(standing(body, cy.id)["score"], 1);
+  EXPECT_EQ(standing(body, cy.id)["rank"], 2);
+  EXPECT_EQ(standing(body, bo.id)["score"], 0);
+  EXPECT_EQ(standing(body, bo.id)["games"], 2);
+  EXPECT_FALSE(body.value("ends_at", "").empty());
+  EXPECT_TRUE(ada.client->nothing_matching(is_paired, 300ms)) << "no game beyond the three";
+}
+
+bool is_tournament(const Json& m) { return m.value("type", "") == "tournament"; }
+
+// Takes the pushed `tournament` messages in order until one that `match` accepts: changes within
+// a second come as one message, so a state between two changes may never be sent.
+Json tournament_until(Client& watcher, const std::function<bool(const Json&)>& match) {
+  for (;;) {
+    Json message = watcher.wait_for(is_tournament, 20s);
+    if (match(message)) return message;
+  }
+}
+
+TEST(Arenas, WatchersAreSentTheStandingsAtMostOnceASecond) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const std::string id = create_arena(port, account_cookie(port, "Organiser"), 1500ms, 60);
+  Client watcher(port);
+  watcher.hello("Watcher");
+  EXPECT_EQ(watcher.request({{"type", "watch_tournament"}, {"tournament", "nope"}})["code"], "not_found");
+  EXPECT_EQ(watcher.request({{"type", "watch_tournament"}, {"tournament", id}})["type"], "ok");
+  const Json first = watcher.wait_for(is_tournament);
+  EXPECT_EQ(first["id"], id);
+  EXPECT_EQ(first["status"], "upcoming");
+  Guest ada(port, "Ada"), bo(port, "Bo");
+  join(port, id, ada);
+  join(port, id, bo);
+  const std::string room = paired_room(ada, bo);
+  tournament_until(watcher, [&](const Json& m) { return m["rooms"] == Json::array({room}); });
+  const auto pushed = std::chrono::steady_clock::now();
+  // The game ends at once, but the push of its points waits for a second since the last push.
+  resign(bo, room);
+  const Json scored = tournament_until(watcher, [&](const Json& m) { return standing(m, ada.id)["score"] == 2; });
+  EXPECT_GE(std::chrono::steady_clock::now() - pushed, 800ms) << "two pushes within a second";
+  EXPECT_EQ(scored["status"], "running");
+  EXPECT_EQ(standing(scored, ada.id)["rank"], 1);
 }
 
 }  // namespace arenas

@@ -215,6 +215,10 @@ const std::vector<Flag>& flags() {
       {"--test-tournament-minute-ms", "N",
        "for tests only: an arena's minute lasts N ms (10-60000, default 60000), so that a test plays a whole arena in seconds",
        [](Config& c, const FlagValue& v) { c.test_tournament_minute_ms = static_cast<int>(v.integer(10, 60000)); }},
+      {"--test-tournament-write-delay-ms", "N",
+       "for tests only: each tournament write after a game, a start or a pairing waits N ms (0-10000, "
+       "default 0), so that a test can kill the server between a game's end and its points",
+       [](Config& c, const FlagValue& v) { c.test_tournament_write_delay_ms = static_cast<int>(v.integer(0, 10000)); }},
       {"--test-read-delay-ms", "N",
        "for tests only: every database read after the start waits N ms (0-10000, default 0), to show "
        "that no network thread waits for one",

@@ -50,6 +50,7 @@ struct Config {
   int lease_ms = 5000;
   double clock_speed = 1;  // --clock-speed K, tests only: game clocks and grace times run K times faster
   int test_tournament_minute_ms = 60000;  // tests only: how long an arena's minute lasts
+  int test_tournament_write_delay_ms = 0;  // tests only: each tournament write after a game waits this long
   int test_read_delay_ms = 0;  // tests only: every read after the start waits this long
   std::string test_page_limit_file;  // tests only: see Storage::limit_pages_from
   bool help = false;

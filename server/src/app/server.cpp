@@ -237,6 +237,7 @@ int run_server(const Config& config) {
   // Arenas run on this process when it is the only one (no take-over between processes yet).
   Tournaments tournaments(io, storage, hub, [] { return std::chrono::system_clock::now(); },
                           std::chrono::milliseconds(config.test_tournament_minute_ms));
+  tournaments.delay_writes(std::chrono::milliseconds(config.test_tournament_write_delay_ms));
   if (!membership) tournaments.start();
   storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
   if (router) router->delay_lookups(std::chrono::milliseconds(config.test_read_delay_ms));

@@ -255,6 +255,10 @@ void Hub::handle_here(Caller caller, protocol::ClientMessage message) {
           [&](protocol::Seek& m) { seek(std::move(caller), std::move(m), ""); },
           [&](protocol::CancelSeek& m) { cancel_seek(caller, m); },
           [&](protocol::WatchSeeks&) { watch_seeks(caller); },
+          [&](protocol::WatchTournament& m) {
+            if (watch_tournament_) return watch_tournament_(caller, m.tournament);
+            caller.fail(Code::not_found, "no tournament '" + m.tournament + "' is run here");
+          },
           // Every other message names its room, which takes it as it is.
           [&](auto& m) { in_room(m.room, [&](Room& r) { r.handle(caller, std::move(m)); }); },
       },

@@ -124,6 +124,9 @@ class Hub final : public RoomHost {
   // Who hears of every game that ends here (tournaments); set before the start.
   using GameFinished = std::function<void(const std::string& room_id, const Json& result)>;
   void on_game_finished(GameFinished listener) { game_finished_ = std::move(listener); }
+  // Who answers `watch_tournament` (tournaments, a layer above); set before the start.
+  using TournamentWatch = std::function<void(const Caller& caller, const std::string& tournament)>;
+  void on_watch_tournament(TournamentWatch watch) { watch_tournament_ = std::move(watch); }
   // Opens a room for the table's players, as for a paired seek (each of their connections gets
   // an unsolicited `room`); `opened` gets the room's id and its players by seat once it is
   // stored, or "" when it could not be made. Any thread.
@@ -175,6 +178,7 @@ class Hub final : public RoomHost {
   TimeSource time_;
   PushNotices* push_ = nullptr;
   GameFinished game_finished_;
+  TournamentWatch watch_tournament_;
   OtherProcesses* others_ = nullptr;
   Lobby lobby_;
   Pairing pairing_;  // quick pairing's seeks (after lobby_, which it counts players from)

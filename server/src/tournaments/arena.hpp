@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ class Arena {
   using Now = std::function<SystemTime()>;
   // `sizes`: the game's table sizes, ascending ({2}, Njaka {2,3,4}).
   Arena(Now now, SystemTime starts_at, SystemTime ends_at, std::vector<int> sizes);
+  // A round robin instead (protocol "Tournaments"): joining only before the start; at the start
+  // every pair of players is seated once, all at once; a win 1, a draw ½; over when every
+  // pair has met and no game is left. Its end is its last game's, not a time.
+  void run_as_round_robin() { round_robin_ = true; }
+  bool timed() const { return !round_robin_; }
+  // A round robin's game stored as finished: that pair has met (after a restart).
+  void met(const std::vector<std::string>& players);
 
   // Joins, or comes back from a pause. False once the arena has ended.
   bool join(TournamentPlayer player);
@@ -32,9 +40,9 @@ class Arena {
   bool leave(const std::string& player_id);
 
   bool started() const { return now_() >= starts_at_; }
-  bool pairing() const { return started() && now_() < ends_at_; }
+  bool pairing() const { return started() && (round_robin_ || now_() < ends_at_); }
   // Ended, and no game of it is still being played.
-  bool over() const { return now_() >= ends_at_ && rooms_.empty(); }
+  bool over() const;
   SystemTime ends_at() const { return ends_at_; }
 
   // The tables to open now (none before the start or after the end). Their players count as
@@ -54,6 +62,11 @@ class Arena {
 
  private:
   TournamentPlayer* find_mutable(const std::string& player_id);
+  std::vector<std::vector<std::string>> pairs_not_met();
+  void score(const std::vector<std::string>& seated, const std::vector<int>& places);
+
+  bool round_robin_ = false;
+  std::set<std::pair<std::string, std::string>> met_;  // round robin: pairs seated, (smaller, larger) id
 
   Now now_;
   SystemTime starts_at_;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <thread>
 
 #include "hub.hpp"
 #include "log.hpp"
 #include "mancala/protocol/client_messages.hpp"
+#include "mancala/protocol/server_messages.hpp"
 #include "pairing.hpp"
 #include "random.hpp"
 #include "storage.hpp"
@@ -20,6 +22,7 @@ namespace {
 constexpr int kMaxNameBytes = 80;
 constexpr int kMaxMinutes = 24 * 60;
 constexpr int kListLimit = 100;
+constexpr int kCorrespondenceSeconds = 24 * 60 * 60;
 // A start a little in the past is taken (a clock a few seconds behind), not a day ago.
 constexpr auto kStartSlack = std::chrono::minutes(1);
 
@@ -90,6 +93,12 @@ struct Tournaments::Live {
   SeekKind kind;  // what every room of it is: game, resolved options, clock, rated
   Arena arena;
   net::steady_timer timer;
+  // Watchers of its standings (watch_tournament), pushed at most once a second.
+  std::map<const Connection*, std::weak_ptr<Connection>> watchers;
+  net::steady_timer push_timer{timer.get_executor()};
+  std::chrono::steady_clock::time_point last_push{};
+  bool push_scheduled = false;
+  std::string last_text;
 };
 
 Tournaments::Tournaments(net::io_context& io, Storage& storage, Hub& hub, Now now, std::chrono::milliseconds minute)
@@ -104,23 +113,42 @@ SystemTime Tournaments::ends_at(const StoredTournament& meta) const {
 
 void Tournaments::start() {
   hub_.on_game_finished([this](const std::string& room_id, const Json& result) { game_finished(room_id, result); });
+  hub_.on_watch_tournament([this](const Caller& caller, const std::string& id) { watch(caller, id); });
   auto& store = storage_.tournaments();
   int held = 0;
   for (const char* status : {"upcoming", "running"})
     for (auto& meta : store.list(status, kListLimit)) {
-      if (meta.kind != "arena") continue;  // round robins are not run yet
       auto entrants = store.entrants(meta.id);
       auto pairings = store.pairings(meta.id);
+      replay_ended_games(pairings);
+      // A round robin's tables not all opened before a restart: the rest are opened now.
+      if (meta.kind == "round_robin" && meta.status == "running") net::post(io_, [this, id = meta.id] { pair(id); });
       hold(std::move(meta), std::move(entrants), std::move(pairings));
       ++held;
     }
   log_info("tournaments_loaded", {{"tournaments", held}});
 }
 
+// A game whose end was stored but whose points were not (the process died between the two
+// writes): its result is in the stored game, so it is scored now as if it had just ended. The
+// score is thus derived from what the game's own transaction stored, never lost.
+void Tournaments::replay_ended_games(const std::vector<StoredPairing>& pairings) {
+  for (const auto& pairing : pairings) {
+    if (pairing.finished) continue;
+    const auto game = storage_.load_game(pairing.room_id);
+    if (!game || game->meta.status != "finished" || game->meta.result.is_null()) continue;
+    log_info("tournament_game_replayed", {{"room", pairing.room_id}});
+    net::post(io_, [this, room_id = pairing.room_id, result = game->meta.result] { game_finished(room_id, result); });
+  }
+}
+
 void Tournaments::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;
-  for (auto& [id, live] : live_) live->timer.cancel();
+  for (auto& [id, live] : live_) {
+    live->timer.cancel();
+    live->push_timer.cancel();
+  }
 }
 
 void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings) {
@@ -136,10 +164,13 @@ void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrant
   std::vector<int> sizes{2};
   if (meta.game == "njaka") sizes = {2, 3, 4};  // the game's table sizes, as a seek's default
   auto live = std::make_shared<Live>(io_, meta, kind, sizes, now_, starts, ends_at(meta));
+  if (meta.kind == "round_robin") live->arena.run_as_round_robin();
   for (const auto& entrant : entrants) live->arena.restore(player_of(entrant));
   std::lock_guard lock(mutex_);
   for (const auto& pairing : pairings)
-    if (!pairing.finished) {
+    if (pairing.finished) {
+      live->arena.met(pairing.players);
+    } else {
       live->arena.opened(pairing.room_id, pairing.players);
       tournament_of_[pairing.room_id] = meta.id;
     }
@@ -151,6 +182,7 @@ void Tournaments::arm(const std::shared_ptr<Live>& live) {
   if (stopped_ || live->meta.status == "finished") return;
   const auto now = now_();
   const auto starts = parse_iso_utc(live->meta.starts_at).value_or(now);
+  if (!live->arena.timed() && now >= starts) return;  // a round robin ends with its last game
   const auto target = now < starts ? starts : live->arena.ends_at();
   if (now >= target && live->meta.status == "running") return;  // ended: the last game finishes it
   live->timer.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(target - now));
@@ -167,11 +199,12 @@ void Tournaments::on_timer(const std::string& id) {
     const auto& live = it->second;
     if (live->meta.status == "upcoming" && live->arena.started()) {
       live->meta.status = "running";
-      live->meta.ends_at = format_utc(live->arena.ends_at());
+      if (live->arena.timed()) live->meta.ends_at = format_utc(live->arena.ends_at());
       log_info("tournament_started", {{"tournament", id}, {"players", live->arena.players().size()}});
       later([this, id, ends = live->meta.ends_at] { storage_.tournaments().set_status(id, "running", ends); });
     }
     finish_if_over(live);
+    changed(live);
     arm(live);
   }
   pair(id);
@@ -213,6 +246,7 @@ void Tournaments::opened(const std::string& id, const std::vector<std::string>& 
     }
     it->second->arena.opened(room_id, by_seat);
     tournament_of_[room_id] = id;
+    changed(it->second);
     if (const auto found = ended_early_.find(room_id); found != ended_early_.end()) early = found->second;
     if (pending_opens_ == 0) ended_early_.clear();
   }
@@ -241,6 +275,7 @@ void Tournaments::game_finished(const std::string& room_id, const Json& result) 
       if (const auto* player = live->arena.find(player_id)) standings.push_back(entrant_of(*player));
     later([this, id, room_id, standings] { storage_.tournaments().finish_pairing(id, room_id, standings); });
     finish_if_over(live);
+    changed(live);
   }
   pair(id);
 }
@@ -248,6 +283,7 @@ void Tournaments::game_finished(const std::string& room_id, const Json& result) 
 void Tournaments::finish_if_over(const std::shared_ptr<Live>& live) {
   if (live->meta.status != "running" || !live->arena.over()) return;
   live->meta.status = "finished";
+  if (!live->arena.timed()) live->meta.ends_at = format_utc(now_());  // a round robin's last game
   log_info("tournament_finished", {{"tournament", live->meta.id}});
   later([this, id = live->meta.id, ends = live->meta.ends_at] {
     storage_.tournaments().set_status(id, "finished", ends);
@@ -277,6 +313,7 @@ void Tournaments::drain_writes() {
       write = std::move(writes_.front());
       writes_.pop_front();
     }
+    if (write_delay_.count() > 0) std::this_thread::sleep_for(write_delay_);  // tests only
     try {
       write();
     } catch (const std::exception& e) {
@@ -302,7 +339,10 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   if (meta.kind != "arena" && meta.kind != "round_robin") throw bad("'kind' must be \"arena\" or \"round_robin\"");
   const Json rated = body.value("rated", Json(false));
   if (!rated.is_boolean()) throw bad("'rated' must be true or false");
-  const auto checked = checked_kind(body, creator);
+  Json kind_body = body;
+  if (meta.kind == "round_robin" && kind_body.value("clock", Json()).is_null())
+    kind_body["clock"] = {{"per_move_s", kCorrespondenceSeconds}};  // a day per move unless told
+  const auto checked = checked_kind(kind_body, creator);
   const Json starts = body.value("starts_at", Json());
   const auto starts_at = starts.is_string() ? parse_iso_utc(starts.get<std::string>()) : std::nullopt;
   if (!starts_at) throw bad("'starts_at' must be a UTC time in ISO 8601, such as \"2026-01-01T18:00:00Z\"");
@@ -322,9 +362,6 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   meta.created = format_utc(now_());
   storage_.tournaments().create(meta);
   log_info("tournament_created", {{"tournament", meta.id}, {"game", meta.game}, {"kind", meta.kind}});
-  if (meta.kind != "arena") {  // stored and shown; run once round robins are
-    return view(meta.id);
-  }
   hold(meta, {}, {});
   return view(meta.id);
 }
@@ -351,7 +388,7 @@ Json Tournaments::view(const std::string& id) {
   }
   const auto meta = storage_.tournaments().find(id);
   if (!meta) throw Refusal(Refusal::Kind::not_found, "not_found", "no tournament '" + id + "'");
-  // Not held here (a round robin, or finished before this process started): from the database.
+  // Not held here (finished before this process started): from the database.
   Live shown(io_, *meta, {}, {2}, now_, parse_iso_utc(meta->starts_at).value_or(now_()), ends_at(*meta));
   for (const auto& entrant : storage_.tournaments().entrants(id)) shown.arena.restore(player_of(entrant));
   for (const auto& pairing : storage_.tournaments().pairings(id))
@@ -376,7 +413,7 @@ Json Tournaments::list(const std::string& status) {
   return Json{{"tournaments", std::move(out)}};
 }
 
-// Not held here: finished (or a round robin, not run yet), or none at all.
+// Not held here: finished, or none at all.
 [[noreturn]] static void refuse_not_held(Storage& storage, const std::string& id) {
   if (storage.tournaments().find(id))
     throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' takes no players now");
@@ -402,6 +439,7 @@ void Tournaments::join(const std::string& id, const PlayerRef& player) {
     if (!live->arena.join(joining))
       throw Refusal(Refusal::Kind::conflict, "tournament_closed", "tournament '" + id + "' has ended");
     entrant = entrant_of(*live->arena.find(player->id));
+    changed(live);
   }
   storage_.tournaments().save_entrant(id, entrant);
   pair(id);
@@ -419,11 +457,65 @@ void Tournaments::leave(const std::string& id, const std::string& player_id) {
     if (!live->arena.leave(player_id))
       throw Refusal(Refusal::Kind::not_found, "not_found", "you are not a player of tournament '" + id + "'");
     if (const auto* player = live->arena.find(player_id)) paused = entrant_of(*player);
+    changed(live);
   }
   if (paused)
     storage_.tournaments().save_entrant(id, *paused);
   else
     storage_.tournaments().remove_entrant(id, player_id);
+}
+
+// ---- watchers ------------------------------------------------------------------------------
+
+void Tournaments::watch(const Caller& caller, const std::string& id) {
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    const auto live = find(id);
+    if (!live) return caller.fail(protocol::Code::not_found, "no tournament '" + id + "' is run here");
+    live->watchers[caller.connection.get()] = caller.connection;
+    text = protocol::write_tournament(view_of(*live));
+    live->last_text = text;
+  }
+  caller.ok();
+  caller.reply(std::move(text));
+}
+
+// At most one push a second (lichess's lesson: standings pushed, never polled, never flooded):
+// a change within a second of the last push waits for the rest of it, and joins what follows.
+void Tournaments::changed(const std::shared_ptr<Live>& live) {
+  if (stopped_ || live->watchers.empty() || live->push_scheduled) return;
+  live->push_scheduled = true;
+  constexpr auto kPushEvery = std::chrono::seconds(1);
+  live->push_timer.expires_at(std::max(live->last_push + kPushEvery, std::chrono::steady_clock::now()));
+  live->push_timer.async_wait([this, id = live->meta.id](const boost::system::error_code& error) {
+    if (!error) push(id);
+  });
+}
+
+void Tournaments::push(const std::string& id) {
+  std::vector<std::shared_ptr<Connection>> open;
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    const auto live = find(id);
+    if (!live) return;
+    live->push_scheduled = false;
+    live->last_push = std::chrono::steady_clock::now();
+    text = protocol::write_tournament(view_of(*live));
+    if (text == live->last_text) return;
+    live->last_text = text;
+    for (auto it = live->watchers.begin(); it != live->watchers.end();) {
+      if (auto connection = it->second.lock()) {
+        open.push_back(std::move(connection));
+        ++it;
+      } else {
+        it = live->watchers.erase(it);  // closed
+      }
+    }
+  }
+  const auto shared = std::make_shared<const std::string>(std::move(text));
+  for (const auto& connection : open) connection->send(shared);
 }
 
 }  // namespace mancala::server

@@ -11,10 +11,9 @@
 // game or a start run on the hub's readers, never on a network thread; the HTTP calls below
 // already run on a reader and write directly.
 //
-// Not yet: round robins are stored but not run, one process only (no take-over), no
-// `watch_tournament` pushes. A restart reloads what is stored (scores, open pairings, whose
-// games the hub restores); a game whose end was stored but whose points were not yet (the
-// process killed between the two writes) is not scored again from the stored game.
+// A restart reloads what is stored (scores, open pairings, whose games the hub restores); a
+// game whose end was stored but whose points were not yet (the process killed between the two
+// writes) is scored then from the stored game's result. Not yet: one process only (no take-over).
 #include <chrono>
 #include <deque>
 #include <optional>
@@ -27,6 +26,7 @@
 #include <vector>
 
 #include "arena.hpp"
+#include "connection.hpp"
 #include "identity.hpp"
 #include "net.hpp"
 #include "seek_pool.hpp"
@@ -60,6 +60,9 @@ class Tournaments {
   // ended games. Before listening.
   void start();
   void stop();
+  // Tests only (`--test-tournament-write-delay-ms`): each write after a game, a start or a
+  // pairing waits this long first, so that a test can kill the process before it lands.
+  void delay_writes(std::chrono::milliseconds delay) { write_delay_ = delay; }
 
   // The HTTP API's calls, on a reader thread; they throw TournamentRefusal.
   // A new tournament from the POST body, by the account `creator`: its GET body.
@@ -68,10 +71,14 @@ class Tournaments {
   Json view(const std::string& id);
   void join(const std::string& id, const PlayerRef& player);
   void leave(const std::string& id, const std::string& player_id);
+  // `watch_tournament`: ok, then the GET body as `tournament`, pushed again at most once a second
+  // while it changes. Only a tournament this process runs (else not_found).
+  void watch(const Caller& caller, const std::string& id);
 
  private:
   struct Live;
   Json view_of(const Live& live) const;  // with mutex_ held
+  void replay_ended_games(const std::vector<StoredPairing>& pairings);
   void hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings);
   void arm(const std::shared_ptr<Live>& live);  // the next start or end
   void on_timer(const std::string& id);
@@ -80,6 +87,8 @@ class Tournaments {
               const std::vector<std::string>& by_seat);
   void game_finished(const std::string& room_id, const Json& result);
   void finish_if_over(const std::shared_ptr<Live>& live);  // with mutex_ held
+  void changed(const std::shared_ptr<Live>& live);  // with mutex_ held: a push to its watchers soon
+  void push(const std::string& id);
   std::shared_ptr<Live> find(const std::string& id) const;
   SystemTime ends_at(const StoredTournament& meta) const;
   void later(std::function<void()> write);  // a database write on a reader, in order
@@ -90,6 +99,7 @@ class Tournaments {
   Hub& hub_;
   Now now_;
   std::chrono::milliseconds minute_;
+  std::chrono::milliseconds write_delay_{0};
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Live>> live_;   // not finished, by id

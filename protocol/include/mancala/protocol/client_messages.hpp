@@ -154,10 +154,15 @@ struct CancelSeek {
   std::string seek;
 };
 struct WatchSeeks {};
+// Asks for a tournament's standings, pushed as `tournament` at most once a second while they change.
+struct WatchTournament {
+  std::string tournament;
+};
 
 using ClientMessage = std::variant<Hello, CreateRoom, ListRooms, WatchLobby, JoinRoom, LeaveRoom,
                                    Move, Sync, Resign, Special, Claim, ClaimAbandon, AddBot, Rematch,
-                                   Chat, SpectatorChat, ReportChat, Seek, CancelSeek, WatchSeeks>;
+                                   Chat, SpectatorChat, ReportChat, Seek, CancelSeek, WatchSeeks,
+                                   WatchTournament>;
 
 // One inbound frame: its id (when it had a valid one) and either the message or the error to
 // answer with.

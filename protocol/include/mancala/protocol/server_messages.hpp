@@ -125,6 +125,9 @@ struct SeekListing {
 };
 std::string write_seeks(const std::vector<SeekListing>& seeks, const std::vector<std::pair<std::string, int>>& online);
 
+// A tournament as GET /api/tournaments/<id> shows it (`view`, an object), pushed to its watchers.
+std::string write_tournament(const Json& view);
+
 // The request a server message answers: its `id`, or nothing for an unsolicited message (and for
 // text that is not a message).
 RequestId reply_id(std::string_view message);
