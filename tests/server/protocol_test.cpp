@@ -414,7 +414,8 @@ TEST(Write, ClientMessagesParseBackToThemselves) {
       R"({"type":"seek","game":"njaka","options":{"seeds":4},"clock":{"initial_s":300,"increment_s":3},"rated":true,"seats":[3,4]})",
       R"({"type":"seek","game":"cups","options":{},"rated":false})",
       R"({"type":"cancel_seek","seek":"s1"})",
-      R"({"type":"watch_seeks"})"};
+      R"({"type":"watch_seeks"})",
+      R"({"type":"watch_tournament","tournament":"t1"})"};
   std::set<std::size_t> types;
   for (const auto& text : messages) {
     const Parsed parsed = parse_client_message(text);
