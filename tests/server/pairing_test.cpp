@@ -297,5 +297,51 @@ TEST(QuickPairing, PlayersWhereOneMutedTheOtherAreNeverPaired) {
   EXPECT_TRUE(bo.client->nothing_matching(is_room, 200ms)) << "Bo was paired although Ada muted him";
 }
 
+// Ada resigns two paired games before her first move (Bo's games are not counted: he never left
+// one): her next seek is considered only 30 s after it is made (1.5 s on a clock 20 times
+// faster). Cy and Di, who seek after her, are paired with each other first; Eve, who comes once
+// the delay is over, is paired with Ada.
+TEST(QuickPairing, APlayerWhoLeavesPairedGamesUnplayedIsPairedLaterThanOthers) {
+  constexpr int kSpeed = 20;
+  ServerProcess server(":memory:", {"--clock-speed", std::to_string(kSpeed)});
+  Client ada(server.port()), bo(server.port());
+  ada.hello("Ada");
+  const std::string bo_id = bo.hello("Bo")["player_id"];
+  for (int game = 0; game < 2; ++game) {
+    seek_id(ada, seek("cups"));
+    seek_id(bo, seek("cups"));
+    const std::string room = ada.wait_for(is_room)["room"]["id"];
+    bo.wait_for(is_room);
+    EXPECT_EQ(ada.request({{"type", "resign"}, {"room", room}}).value("type", ""), "update");
+  }
+  // Counted once each game's end is stored; the log says so.
+  const auto counted = [&] {
+    const std::string log = server.log();
+    std::size_t count = 0;
+    for (auto at = log.find("\"paired_game_left_unplayed\""); at != std::string::npos;
+         at = log.find("\"paired_game_left_unplayed\"", at + 1))
+      ++count;
+    return count;
+  };
+  wait_until([&] { return counted() >= 2; }, 10s, "both games counted");
+  EXPECT_EQ(counted(), 2u) << server.log();
+  EXPECT_EQ(server.log().find("\"player\":\"" + bo_id + "\""), std::string::npos) << "Bo left none";
+
+  seek_id(ada, seek("cups"));
+  const auto sought = std::chrono::steady_clock::now();
+  Client cy(server.port()), di(server.port()), eve(server.port());
+  cy.hello("Cy");
+  di.hello("Di");
+  eve.hello("Eve");
+  seek_id(cy, seek("cups"));
+  seek_id(di, seek("cups"));
+  EXPECT_EQ(cy.wait_for(is_room)["room"]["id"], di.wait_for(is_room)["room"]["id"]) << "Cy and Di go first";
+  seek_id(eve, seek("cups"));
+  const Json room = ada.wait_for(is_room, 20s)["room"];
+  EXPECT_GE(std::chrono::steady_clock::now() - sought, std::chrono::milliseconds(30000 / kSpeed))
+      << "two games left unplayed: 30 s";
+  EXPECT_EQ(eve.wait_for(is_room)["room"]["id"], room["id"]);
+}
+
 }  // namespace quick_pairing
 }  // namespace mancala::testing

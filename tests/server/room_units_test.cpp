@@ -180,6 +180,20 @@ TEST(SeatRules, AJoinTakesTheChosenOrFirstFreeSeatOnlyWhileTheRoomWaits) {
       << "anyone may watch a rated room";
 }
 
+// What quick pairing's playban counts: leaving (a resignation, a timeout) before one's own first
+// move, once per seat, whatever the others did.
+TEST(SeatRules, TheSeatsThatLeftAGameUnplayedAreThoseThatLeftBeforeTheirFirstMove) {
+  EXPECT_EQ(seats_that_left_unplayed(Json::parse(R"([{"event":"resign","player":1}])")), std::vector<int>{1});
+  EXPECT_EQ(seats_that_left_unplayed(Json::parse(R"([{"seat":0,"tokens":"c"},{"event":"timeout","seat":1}])")),
+            std::vector<int>{1});
+  EXPECT_TRUE(seats_that_left_unplayed(Json::parse(R"([{"seat":0,"tokens":"c"},{"event":"resign","player":0}])")).empty());
+  EXPECT_EQ(seats_that_left_unplayed(Json::parse(
+                R"([{"event":"resign","player":2},{"seat":0,"tokens":"a"},{"event":"resign","player":2},)"
+                R"({"event":"capture","seat":1},{"event":"timeout","seat":1}])")),
+            (std::vector<int>{2, 1}));
+  EXPECT_TRUE(seats_that_left_unplayed(Json::array()).empty());
+}
+
 TEST(SeatRules, ComputerPlayersSitOnFreeSeatsOfWaitingUnratedRoomsAndOnlyARunningGameTakesMoves) {
   const RoomSeats seats({person("ada", "Ada"), nullptr});
   EXPECT_FALSE(bot_seat_refusal(seats, {1, 3}, RoomStatus::waiting, false));
@@ -364,7 +378,7 @@ class ListeningHost : public RoomHost {
   void create_rematch(const GameMeta&, std::vector<PlayerRef>, std::vector<int>, std::vector<Caller>,
                       std::function<void(std::string)>) override {}
   void players_changed(const std::vector<std::string>&) override {}
-  void game_finished(const std::string& room_id, const Json& result) override {
+  void game_finished(const std::string& room_id, const Json& result, const std::vector<std::string>&) override {
     finished_room = room_id;
     finished_result = result;
     told.set_value();

@@ -23,7 +23,9 @@ Hub::Hub(net::io_context& io, Storage& storage, PlayerDirectory& players, Metric
       metrics_(metrics),
       bot_pool_(bot_pool),
       lobby_(io),
-      pairing_(io, [this] { return time_.now(); }, [this](Table table) { seat_paired_table(std::move(table)); },
+      pairing_(io, [this] { return time_.now(); }, [this](Table table) { seat_paired_table(std::move(table), [this](const std::string& room_id, const auto&) {
+                   if (!room_id.empty()) pairing_.paired_room_opened(room_id);
+                 }); },
                [this] { return playing_by_game(); }),
       greeter_(io, storage, players, metrics, readers_, rooms_),
       routing_(readers_, rooms_,
@@ -382,7 +384,9 @@ void Hub::seat_paired_table(Table table, RoomOpened opened) {
   }));
 }
 
-void Hub::game_finished(const std::string& room_id, const Json& result) {
+void Hub::game_finished(const std::string& room_id, const Json& result,
+                        const std::vector<std::string>& left_unplayed) {
+  pairing_.paired_game_finished(room_id, left_unplayed);
   if (game_finished_) game_finished_(room_id, result);
 }
 

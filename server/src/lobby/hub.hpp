@@ -120,7 +120,8 @@ class Hub final : public RoomHost {
   void create_rematch(const GameMeta& old, std::vector<PlayerRef> players, std::vector<int> bot_levels,
                       std::vector<Caller> members, std::function<void(std::string)> done) override;
   void players_changed(const std::vector<std::string>& player_ids) override;
-  void game_finished(const std::string& room_id, const Json& result) override;
+  void game_finished(const std::string& room_id, const Json& result,
+                     const std::vector<std::string>& left_unplayed) override;
   // Who hears of every game that ends here (tournaments); set before the start.
   using GameFinished = std::function<void(const std::string& room_id, const Json& result)>;
   void on_game_finished(GameFinished listener) { game_finished_ = std::move(listener); }

@@ -187,6 +187,21 @@ void Pairing::seated_elsewhere(const std::string& player_id) {
   }
 }
 
+void Pairing::paired_room_opened(const std::string& room_id) {
+  const std::lock_guard lock(mutex_);
+  paired_rooms_.insert(room_id);
+}
+
+void Pairing::paired_game_finished(const std::string& room_id, const std::vector<std::string>& left_unplayed) {
+  const std::lock_guard lock(mutex_);
+  if (paired_rooms_.erase(room_id) == 0) return;  // not a game this pool paired
+  for (const auto& player_id : left_unplayed) {
+    pool_.note_unplayed(player_id);
+    log_info("paired_game_left_unplayed", {{"room", room_id}, {"player", player_id},
+                                           {"delay_s", pool_.playban_delay(player_id).count()}});
+  }
+}
+
 std::vector<std::string> Pairing::end_every_seek() {
   std::vector<std::string> players;
   {

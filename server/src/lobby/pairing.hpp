@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -70,6 +71,10 @@ class Pairing {
   bool cancel(const std::string& player_id, const std::string& seek_id);
   // The player sat down in a room: their seeks end.
   void seated_elsewhere(const std::string& player_id);
+  // The mild playban (seek_pool.hpp): a room this pool paired opened; a game ended, with the
+  // persons who left it before their first move, who count if the pool paired that room.
+  void paired_room_opened(const std::string& room_id);
+  void paired_game_finished(const std::string& room_id, const std::vector<std::string>& left_unplayed);
   // Every seek ends (the pool moved to another process); the players who held some.
   std::vector<std::string> end_every_seek();
 
@@ -96,6 +101,7 @@ class Pairing {
   std::unordered_map<const Connection*, std::string> player_of_;
   std::unordered_map<const Connection*, std::weak_ptr<Connection>> watchers_;
   bool sweep_armed_ = false;
+  std::unordered_set<std::string> paired_rooms_;  // opened here and not yet finished
 
   Strand strand_;
   net::steady_timer sweep_timer_;      // on strand_

@@ -164,6 +164,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void announce(const PreparedUpdate& update, const std::optional<Caller>& caller) const;
   void after_update(const StoredAction& action);
   void game_finished(const StoredAction& action);
+  std::vector<std::string> persons_who_left_unplayed() const;  // see RoomHost::game_finished
   // Web Push (push_decisions.hpp) in games of a day or more per move.
   void send_push(const std::vector<PushNotice>& notices) const;
   void refresh_ratings();

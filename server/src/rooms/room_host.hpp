@@ -29,8 +29,10 @@ class RoomHost {
   // shows them (other processes) reads them again.
   virtual void players_changed(const std::vector<std::string>& player_ids) = 0;
   // The room's game ended with `result` (the engine's), once, after its last update was stored:
-  // a tournament scores it (issue 48).
-  virtual void game_finished(const std::string& room_id, const Json& result) = 0;
+  // a tournament scores it (issue 48). `left_unplayed`: the persons who resigned or ran out of
+  // time before their first move (quick pairing's playban counts them in the games it paired).
+  virtual void game_finished(const std::string& room_id, const Json& result,
+                             const std::vector<std::string>& left_unplayed) = 0;
 };
 
 }  // namespace mancala::server

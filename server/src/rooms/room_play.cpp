@@ -160,10 +160,18 @@ void Room::game_finished(const StoredAction& action) {
   for (int i = 0; i < seats_.count(); ++i)
     if (seats_.at(i) && bots_.level(i) == 0) services_.host.seat_index(seats_.at(i)->id, meta_.id, false);
   log_info("game_finished", {{"room", meta_.id}, {"version", version_}});
-  services_.host.game_finished(meta_.id, match_.result());
+  services_.host.game_finished(meta_.id, match_.result(), persons_who_left_unplayed());
   publish();
   if (meta_.rated) refresh_ratings();
   forget_if_idle();
+}
+
+std::vector<std::string> Room::persons_who_left_unplayed() const {
+  std::vector<std::string> persons;
+  for (const int seat : seats_that_left_unplayed(match_.record().value("turns", Json::array())))
+    if (seat >= 0 && seat < seats_.count() && seats_.at(seat) && bots_.level(seat) == 0)
+      persons.push_back(seats_.at(seat)->id);
+  return persons;
 }
 
 void Room::send_push(const std::vector<PushNotice>& notices) const {

@@ -65,4 +65,24 @@ std::optional<protocol::Error> not_playing_refusal(RoomStatus status) {
 
 protocol::Error not_visible(const std::string& room_id) { return {Code::not_found, "no room " + room_id}; }
 
+std::vector<int> seats_that_left_unplayed(const Json& turns) {
+  std::vector<int> moved;
+  std::vector<int> left;
+  for (const Json& entry : turns) {
+    if (entry.contains("tokens")) {
+      moved.push_back(entry.at("seat").get<int>());
+      continue;
+    }
+    const std::string event = entry.value("event", std::string());
+    // A resignation names its "player"; a timeout its "seat" (Match::record).
+    const char* who = event == "resign" ? "player" : event == "timeout" ? "seat" : nullptr;
+    if (!who || !entry.contains(who)) continue;
+    const int seat = entry.at(who).get<int>();
+    if (std::find(moved.begin(), moved.end(), seat) == moved.end() &&
+        std::find(left.begin(), left.end(), seat) == left.end())
+      left.push_back(seat);
+  }
+  return left;
+}
+
 }  // namespace mancala::server

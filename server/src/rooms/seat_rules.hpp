@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "identity.hpp"
+#include "mancala/json.hpp"
 #include "mancala/protocol/client_messages.hpp"
 #include "mancala/protocol/errors.hpp"
 #include "room_status.hpp"
@@ -47,5 +48,10 @@ std::optional<protocol::Error> bot_seat_refusal(const RoomSeats& seats, const pr
 std::optional<protocol::Error> not_playing_refusal(RoomStatus status);
 // The refusal of a room the caller may not see (a private one he neither sits in nor joined).
 protocol::Error not_visible(const std::string& room_id);
+
+// The seats that left a game unplayed: whose resignation or timeout (an abandoned seat is
+// resigned for) came before any move of their own, read from a match's record `turns`. Such
+// games count toward quick pairing's mild playban (seek_pool.hpp).
+std::vector<int> seats_that_left_unplayed(const Json& turns);
 
 }  // namespace mancala::server
