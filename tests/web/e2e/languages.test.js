@@ -200,6 +200,7 @@ describe('languages', () => {
     await jonas.getByTestId(`join-${cups}`).click();
     await settled([lan, jonas], 0);
     assert.equal(await text(lan, 'choice-r2'), 'Rải 2 từ kho dự trữ');
+    assert.match(await text(lan, 'prompt'), /^Đến lượt bạn: bấm vào một cốc/, 'the prompt says whose turn in Vietnamese');
     assert.match(await lan.locator('[data-caption-for=s0res]').first().textContent(), /^Dự trữ của Lan/);
     assert.match(await lan.getByTestId('board').getAttribute('aria-label'), /^Bàn cờ /);
     await lan.getByTestId('choice-r3').click();
