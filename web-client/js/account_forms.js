@@ -5,6 +5,7 @@
 import { h, toast } from './dom.js';
 import { identity } from './storage.js';
 import { signUp, logIn, changePassword, resetPassword } from './account_api.js';
+import { getJson } from './api.js';
 import { accountNameProblem, passwordProblem, repeatProblem, formProblem } from './account_rules.js';
 import { t } from './i18n/index.js';
 
@@ -123,7 +124,11 @@ export function openAccountDialog(app, kind) {
     onclick: () => { close(); openAccountDialog(app, other); } }, text);
   const form = kind === 'signup'
     // A new account is shown its page, unless the player signed up in a room: they stay there.
-    ? signUpForm(app, { done: (who) => { close(); app.enterAccount(who, { created: true, go: location.hash.startsWith('#/room/') ? null : '#/account' }); } })
+    ? signUpForm(app, { done: async (who) => {
+      close();
+      const kept = await hadGames(who.player_id);
+      app.enterAccount(who, { created: true, kept, go: location.hash.startsWith('#/room/') ? null : '#/account' });
+    } })
     : logInForm(app, { done: (who) => { close(); app.enterAccount(who); }, after: [switchTo('signup', t('account_form.no_account'))] });
   const title = kind === 'signup' ? t('account_form.create_title') : t('account.log_in');
   const dialog = h('dialog', { class: 'account-dialog', 'aria-labelledby': 'account-dialog-title', dataset: { testid: `${kind}-dialog` } },
@@ -140,5 +145,16 @@ export function openAccountDialog(app, kind) {
   return dialog;
 }
 
+// Whether the guest who just became this account played any game (the account keeps the guest's
+// player id, so its games are the guest's): only then does the welcome say they were kept. Asked
+// with the new cookie, not the guest's token, which the sign-up ended.
+async function hadGames(playerId) {
+  const query = new URLSearchParams({ player_id: playerId, limit: '1' });
+  try { return (await getJson(`/api/games?${query}`, null)).games.length > 0; } catch { return false; }
+}
+
 // Said once the account is in use.
-export const welcomeNotice = (who, created) => toast(t(created ? 'account_form.created' : 'account_form.logged_in', { name: who.name }), 'notice');
+export function welcomeNotice(who, { created = false, kept = false } = {}) {
+  const key = created ? (kept ? 'account_form.created_kept' : 'account_form.created') : 'account_form.logged_in';
+  toast(t(key, { name: who.name }), 'notice');
+}

@@ -6,10 +6,11 @@ import { currentAccount, logOutEverywhere } from './account_api.js';
 import { passwordForm, resetForm, openAccountDialog } from './account_forms.js';
 import { leave } from './account_bar.js';
 import { profileHref } from './players.js';
+import { t, formatDateTime } from './i18n/index.js';
 
 export function showAccountPage(main, app) {
-  const sessions = h('ul', { class: 'sessions plain', dataset: { testid: 'sessions' } }, h('li', { class: 'muted' }, 'Loading…'));
-  const page = h('section', { class: 'account-page', dataset: { testid: 'account-page' } }, h('h1', {}, 'Your account'));
+  const sessions = h('ul', { class: 'sessions plain', dataset: { testid: 'sessions' } }, h('li', { class: 'muted' }, t('account_page.loading')));
+  const page = h('section', { class: 'account-page', dataset: { testid: 'account-page' } }, h('h1', {}, t('account_page.title')));
   main.replaceChildren(page);
 
   async function load() {
@@ -22,41 +23,41 @@ export function showAccountPage(main, app) {
   const who = app.account();
   if (!who) { notLoggedIn(page, app); return; }
   page.append(
-    h('p', { class: 'lead' }, 'Logged in as ', h('strong', { dataset: { testid: 'account-name' } }, who.name), ' · ',
-      h('a', { href: profileHref({ ...who, account: true }), dataset: { testid: 'account-profile' } }, 'Your profile and ratings')),
+    h('p', { class: 'lead' }, t('account_page.logged_in_as'), ' ', h('strong', { dataset: { testid: 'account-name' } }, who.name), ' · ',
+      h('a', { href: profileHref({ ...who, account: true }), dataset: { testid: 'account-profile' } }, t('account_page.profile_and_ratings'))),
     h('section', { class: 'account-card' },
-      h('h2', {}, 'Where you are logged in'), sessions,
+      h('h2', {}, t('account_page.where')), sessions,
       h('div', { class: 'row' },
-        h('button', { type: 'button', dataset: { testid: 'account-log-out' }, onclick: () => leave(app) }, 'Log out'),
+        h('button', { type: 'button', dataset: { testid: 'account-log-out' }, onclick: () => leave(app) }, t('account.log_out')),
         h('button', { type: 'button', class: 'quiet', dataset: { testid: 'log-out-everywhere' },
-          onclick: () => window.confirm('Log out on every device, this one too?') && leave(app, logOutEverywhere) }, 'Log out everywhere'))),
+          onclick: () => window.confirm(t('account_page.everywhere_confirm')) && leave(app, logOutEverywhere) }, t('account_page.everywhere')))),
     h('section', { class: 'account-card' },
-      h('h2', {}, 'Change password'),
-      h('p', { class: 'muted' }, 'Your other devices are logged out when the password changes.'),
-      passwordForm(app, { done: () => { toast('Password changed. Your other devices are logged out.', 'notice'); load(); } })));
+      h('h2', {}, t('account_form.change_password')),
+      h('p', { class: 'muted' }, t('account_page.password_note')),
+      passwordForm(app, { done: () => { toast(t('account_page.password_changed'), 'notice'); load(); } })));
   load();
 }
 
 function sessionItem(session) {
-  const when = (iso) => (iso ? new Date(iso).toLocaleString() : 'unknown');
+  const when = (iso) => (iso ? formatDateTime(iso) : t('account_page.unknown'));
   return h('li', { class: `session${session.current ? ' current' : ''}`, dataset: { testid: `session-${session.id}` } },
-    h('span', {}, `Logged in ${when(session.created)}`),
-    h('span', { class: 'muted' }, `last used ${when(session.last_used)}`),
-    session.current ? h('span', { class: 'tag here', dataset: { testid: 'this-device' } }, 'this device') : null);
+    h('span', {}, t('account_page.session_start', { when: when(session.created) })),
+    h('span', { class: 'muted' }, t('account_page.session_used', { when: when(session.last_used) })),
+    session.current ? h('span', { class: 'tag here', dataset: { testid: 'this-device' } }, t('account_page.this_device')) : null);
 }
 
 function notLoggedIn(page, app) {
-  page.replaceChildren(h('h1', {}, 'Your account'),
-    h('p', { dataset: { testid: 'not-logged-in' } }, 'You are not logged in on this device.'),
+  page.replaceChildren(h('h1', {}, t('account_page.title')),
+    h('p', { dataset: { testid: 'not-logged-in' } }, t('account_page.not_logged_in')),
     h('div', { class: 'row' },
-      h('button', { type: 'button', class: 'primary', onclick: () => openAccountDialog(app, 'login') }, 'Log in'),
-      h('button', { type: 'button', class: 'quiet', onclick: () => openAccountDialog(app, 'signup') }, 'Create an account')));
+      h('button', { type: 'button', class: 'primary', onclick: () => openAccountDialog(app, 'login') }, t('account.log_in')),
+      h('button', { type: 'button', class: 'quiet', onclick: () => openAccountDialog(app, 'signup') }, t('account_page.create'))));
 }
 
 export function showResetPage(main, app, code) {
   main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'reset-page' } },
-    h('h1', {}, 'Choose a new password'),
-    h('p', { class: 'muted' }, 'This link sets the password of one account, once. You are logged in afterwards.'),
+    h('h1', {}, t('account_page.reset_title')),
+    h('p', { class: 'muted' }, t('account_page.reset_note')),
     resetForm(code, { done: (who) => app.enterAccount(who, { go: '#/account' }) })));
   main.querySelector('input').focus();
 }

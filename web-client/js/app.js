@@ -50,7 +50,7 @@ const app = {
   // (if any) is forgotten, and a new WebSocket carries the cookie to the server. The page is
   // drawn again (or `go` opened) once the server welcomes the account. A sign-up keeps the
   // guest's player id, so the seats this browser holds stay its own.
-  enterAccount(who, { created = false, go = null } = {}) {
+  enterAccount(who, { created = false, kept = false, go = null } = {}) {
     account = { player_id: who.player_id, name: who.name };
     identity.forget();
     if (!created) seats.forgetAll();
@@ -58,7 +58,7 @@ const app = {
     showWho();
     const off = conn.on('welcome', () => {
       off();
-      welcomeNotice(who, created);
+      welcomeNotice(who, { created, kept });
       if (go) app.navigate(go); else route();
     });
     conn.restart({});

@@ -5,6 +5,7 @@
 // copy kept here.
 
 import { call } from './http.js';
+import { t } from './i18n/index.js';
 
 let games = null;            // Map id -> {id, name, min_players, max_players, options: [{name, …}], …}
 
@@ -31,7 +32,12 @@ export const gameIds = () => (games ? [...games.keys()] : []);
 
 export const gameType = (id) => games?.get(id) ?? null;
 
-export const gameName = (id) => gameType(id)?.name ?? id;
+// A game's name in the player's language (the catalogue's game_name.<id>); a game the
+// catalogues do not know yet keeps the server's name.
+export function gameName(id) {
+  const word = t(`game_name.${id}`);
+  return word === `game_name.${id}` ? gameType(id)?.name ?? id : word;
+}
 
 // How many seats a room of this game has: its `players` option (or that option's default),
 // else the game's player count.

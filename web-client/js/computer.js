@@ -26,7 +26,16 @@ export const levelLabel = (level) => `${level} · ${levelWord(level)}`;
 // A seat's `bot` field is the computer's level (1–5), or false for a person.
 export const botLevel = (seat) => (Number.isInteger(seat?.bot) && seat.bot > 0 ? seat.bot : 0);
 export const occupied = (seat) => Boolean(seat?.player_id) || botLevel(seat) > 0;
-export const seatName = (seat) => seat?.name || (botLevel(seat) ? t('computer.at_level', { n: botLevel(seat) }) : '');
+// A computer is named here, in the player's language, from its level: the server's name for it
+// ("Computer, level 3") is English.
+export const seatName = (seat) => (botLevel(seat) ? t('computer.at_level', { n: botLevel(seat) }) : seat?.name || '');
+
+// A name of a stored game's players, where a computer has no level field, only the server's
+// name, which is always "Computer, level <n>" (engine/src/bot.cpp).
+export function playerName(name) {
+  const level = /^Computer, level (\d)$/.exec(name ?? '')?.[1];
+  return level ? t('computer.at_level', { n: Number(level) }) : name;
+}
 
 export function computerIcon() {
   return s('svg', { class: 'bot-icon', viewBox: '0 0 16 16', width: 18, height: 18, 'aria-hidden': 'true' },

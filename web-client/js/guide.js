@@ -5,7 +5,8 @@ import { h, clear } from './dom.js';
 import { t } from './i18n/index.js';
 
 // `whose(state)`: who the prompt addresses instead of "Your turn" (the history viewer's what-if
-// play moves for either side: "Try a move for South").
+// play moves for either side: "Try a move for South"). The prompts of the catalogues begin with
+// a {who} that the guide fills in, as the words of each language put it.
 export function createGuide({ board, send, whose = null }) {
   const prompt = h('p', { class: 'prompt', dataset: { testid: 'prompt' }, 'aria-live': 'polite' });
   const buttons = h('div', { class: 'choices', dataset: { testid: 'choices' } });
@@ -53,7 +54,7 @@ export function createGuide({ board, send, whose = null }) {
     const rest = board.setChoices(tokens, (token) => choose(token));
     const note = spec.turnNote?.(state);
     const text = promptFor(spec, tokens, Boolean(first), rest.length > 0).replace(/\.$/, note ? ` (${note}).` : '.');
-    prompt.textContent = whose ? text.replace(/^Your turn/, whose(state)) : text;
+    prompt.textContent = text.replace('{who}', whose ? whose(state) : t('guide.you'));
     for (const token of rest) buttons.append(choiceButton(token));
     if (first) {
       buttons.append(h('button', { class: 'quiet', dataset: { testid: 'choose-again' },

@@ -5,6 +5,7 @@
 // its box has, so the labels keep their size on a phone and on a laptop.
 import { s } from './dom.js';
 import { ratingLabel, deviationLabel } from './ratings.js';
+import { t, formatDateTime } from './i18n/index.js';
 
 export const START_RATING = 1500;
 export const MARGIN = { left: 44, right: 14, top: 12, bottom: 30 };
@@ -37,7 +38,7 @@ export function graphGeometry(history, { width = 360, height = 220 } = {}) {
   const yTicks = [];
   for (let value = low; value <= high + step / 1000; value += step) yTicks.push({ y: round(yOf(value)), label: String(Math.round(value)) });
   return { width, height, plot, points, line: points.map((point) => `${point.x},${point.y}`).join(' '), yTicks,
-    xTicks: indexTicks(last, width).map((index) => ({ x: round(xOf(index)), label: index === 0 ? 'start' : String(index) })) };
+    xTicks: indexTicks(last, width).map((index) => ({ x: round(xOf(index)), label: index === 0 ? t('profile.graph_start') : String(index) })) };
 }
 
 // Coordinates to a tenth of a pixel: short attributes, and equal in tests.
@@ -80,10 +81,11 @@ export function graphAxes({ plot, height, yTicks, xTicks }, axisName) {
 
 // A game's point: a link to its replay, with a wider invisible ring that a finger can hit.
 function pointLink(point) {
-  const when = point.at ? new Date(point.at).toLocaleString() : '';
+  const when = point.at ? formatDateTime(point.at) : '';
   return s('a', { href: `#/history/${encodeURIComponent(point.game_id)}`, class: 'graph-point',
     dataset: { testid: `graph-point-${point.game_id}` } },
-  s('title', {}, `Game ${point.index}: ${ratingLabel(point)} ${deviationLabel(point.deviation)}${when ? `, ${when}` : ''}`),
+  s('title', {}, t(when ? 'profile.graph_point_when' : 'profile.graph_point',
+    { n: point.index, rating: `${ratingLabel(point)} ${deviationLabel(point.deviation)}`, when })),
   s('circle', { class: 'graph-hit', cx: point.x, cy: point.y, r: 11 }),
   s('circle', { cx: point.x, cy: point.y, r: 4.5 }));
 }

@@ -18,6 +18,7 @@ import { nameLink, playerMarks } from './players.js';
 import { playerProfile } from './account_api.js';
 import { createReplayChat } from './replay_chat.js';
 import { createMoveList } from './movelist.js';
+import { playerName } from './computer.js';
 import { createGuide } from './guide.js';
 import { createAnalysisPanel } from './analysis_panel.js';
 import { createWhatIf } from './whatif.js';
@@ -30,7 +31,7 @@ export const playerNames = (players, game, options) => {
   const byName = (seat) => (Array.isArray(players) ? players.find((p) => p?.seat === seat)?.name ?? players[seat] : players?.[seat]);
   const plain = labels.map((label, seat) => {
     const name = byName(seat);
-    return typeof name === 'string' && name ? name : label;
+    return typeof name === 'string' && name ? playerName(name) : label;
   });
   // Computers of the same level share a name: they say their seat too, as in the room.
   return plain.map((name, seat) => (plain.filter((other) => other === name).length > 1 ? `${name} (${labels[seat]})` : name));

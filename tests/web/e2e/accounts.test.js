@@ -68,6 +68,8 @@ async function newAccount(name, viewport = LAPTOP) {
   const page = await visitor(viewport);
   await page.getByTestId('name-signup').click();
   await sendAccountForm(page, 'signup', name);
+  // Nobody's games to keep: the welcome does not say any were kept.
+  await page.getByTestId('notice').filter({ hasText: `Account created: you are ${name}.` }).waitFor();
   await loggedInAs(page, name);
   return page;
 }
@@ -127,6 +129,7 @@ describe('accounts', () => {
     await ada.getByTestId('signup-name-problem').filter({ hasText: /taken/ }).waitFor();
     await screenshot(ada, 'accounts-signup-refused');
     await sendAccountForm(ada, 'signup', 'Ada');
+    await ada.getByTestId('notice').filter({ hasText: 'Account created: you are Ada, with your games kept.' }).waitFor();
     await loggedInAs(ada, 'Ada');
     // Signed up in a room, Ada stays there; the header leads to the account.
     assert.equal(new URL(ada.url()).hash, `#/room/${roomId}`);

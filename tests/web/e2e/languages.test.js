@@ -68,6 +68,31 @@ async function shootBoth(page, name) {
   await page.setViewportSize(LAPTOP);
 }
 
+// The account forms (their words and checks before sending) and an empty leaderboard, in German
+// (jonas) and Vietnamese (lan), each shot at both widths; the pages have thrown nothing.
+async function accountFormsAndLeaderboard(lan, jonas) {
+  await jonas.getByTestId('sign-up').click();
+  const signup = jonas.getByTestId('signup-dialog');
+  assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
+  await jonas.getByTestId('signup-password').fill('kurz');
+  await jonas.getByTestId('signup-submit').click();
+  assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
+  assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
+  await shootBoth(jonas, 'languages-signup-de');
+  await jonas.getByTestId('account-cancel').click();
+  await lan.getByTestId('log-in').click();
+  await lan.getByTestId('login-submit').click();
+  assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
+  await shootBoth(lan, 'languages-login-vi');
+  await lan.getByTestId('account-cancel').click();
+
+  // A leaderboard with nobody on it yet.
+  await lan.goto(`${server.url}/#/leaderboard/cups`);
+  assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
+  await shootBoth(lan, 'languages-leaderboard-vi');
+  for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+}
+
 describe('languages', () => {
   it('Vietnamese from the browser, German from the chooser: lobby, rooms and the viewer', async () => {
     const lan = await visitor('vi-VN');
@@ -147,27 +172,7 @@ describe('languages', () => {
     await shootBoth(jonas, 'languages-duovallis-waiting-de');
 
 
-    // The account forms: their words and their checks before sending.
-    await jonas.getByTestId('sign-up').click();
-    const signup = jonas.getByTestId('signup-dialog');
-    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
-    await jonas.getByTestId('signup-password').fill('kurz');
-    await jonas.getByTestId('signup-submit').click();
-    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
-    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
-    await shootBoth(jonas, 'languages-signup-de');
-    await jonas.getByTestId('account-cancel').click();
-    await lan.getByTestId('log-in').click();
-    await lan.getByTestId('login-submit').click();
-    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
-    await shootBoth(lan, 'languages-login-vi');
-    await lan.getByTestId('account-cancel').click();
-
-    // A leaderboard with nobody on it yet.
-    await lan.goto(`${server.url}/#/leaderboard/cups`);
-    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
-    await shootBoth(lan, 'languages-leaderboard-vi');
-    for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+    await accountFormsAndLeaderboard(lan, jonas);
   });
 
   // The rules card of the room's game, opened and shot, then closed.
@@ -195,6 +200,7 @@ describe('languages', () => {
     await jonas.getByTestId(`join-${cups}`).click();
     await settled([lan, jonas], 0);
     assert.equal(await text(lan, 'choice-r2'), 'Rải 2 từ kho dự trữ');
+    assert.match(await text(lan, 'prompt'), /^Đến lượt bạn: bấm vào một cốc/, 'the prompt says whose turn in Vietnamese');
     assert.match(await lan.locator('[data-caption-for=s0res]').first().textContent(), /^Dự trữ của Lan/);
     assert.match(await lan.getByTestId('board').getAttribute('aria-label'), /^Bàn cờ /);
     await lan.getByTestId('choice-r3').click();
@@ -213,6 +219,8 @@ describe('languages', () => {
       await playComputer(page, 'coin_duel', { level: 1, starter: 'you' });
       await waitForChoices(page);
       assert.match(await text(page, 'coin-panel'), lang === 'de' ? /^Runde 1 von 4/ : /^Hiệp 1\/4/);
+      // The computer is named in the player's language, from its level, not by the server's English.
+      assert.equal(await text(page, 'seat-name-1'), lang === 'de' ? 'Computer, Stufe 1' : 'Máy, cấp 1');
       assert.match(await text(page, 'winning-coin'), lang === 'de' ? /^Gewinnmünze:[\s\S]*Penny, im Topf 10 wert$/ : /^Đồng xu thắng:[\s\S]*Penny, trong hũ đáng 10$/);
       assert.match(await text(page, 'winning-places'), lang === 'de' ? /^Die beiden Pennys: Vorrat von / : /^Hai đồng penny: Dự trữ của /);
       await page.getByTestId('choice-r3').click();
@@ -231,27 +239,31 @@ describe('languages', () => {
       assert.match(await rulesCard(page, 'njaka', `languages-njaka-rules-${lang}`), lang === 'de' ? /Vierer/ : /bộ bốn/);
     }
 
-    // The account forms: their words and their checks before sending.
-    await jonas.getByTestId('sign-up').click();
-    const signup = jonas.getByTestId('signup-dialog');
-    assert.equal(await signup.locator('h2').innerText(), 'Lege dein Konto an');
-    await jonas.getByTestId('signup-password').fill('kurz');
-    await jonas.getByTestId('signup-submit').click();
-    assert.equal(await text(jonas, 'signup-password-problem'), 'Nimm mindestens 10 Zeichen.');
-    assert.equal(await text(jonas, 'signup-repeat-problem'), 'Die beiden Passwörter sind verschieden.');
-    await shootBoth(jonas, 'languages-signup-de');
-    await jonas.getByTestId('account-cancel').click();
-    await lan.getByTestId('log-in').click();
-    await lan.getByTestId('login-submit').click();
-    assert.equal(await text(lan, 'login-name-problem'), 'Hãy nhập tên của bạn.');
-    await shootBoth(lan, 'languages-login-vi');
-    await lan.getByTestId('account-cancel').click();
+    await accountFormsAndLeaderboard(lan, jonas);
+  });
 
-    // A leaderboard with nobody on it yet.
-    await lan.goto(`${server.url}/#/leaderboard/cups`);
-    assert.match(await text(lan, 'leaderboard-empty'), /^Chưa có ai trong bảng Cups: /);
-    await shootBoth(lan, 'languages-leaderboard-vi');
-    for (const page of [lan, jonas]) assert.deepEqual(page.errors, []);
+  it('the account settings page in Vietnamese and German, after a sign-up with no games to keep', async () => {
+    for (const [locale, name, words] of [
+      ['vi-VN', 'Lan_vi', { created: 'Đã tạo tài khoản: bạn là Lan_vi.', title: 'Tài khoản của bạn', here: 'thiết bị này', password: 'Đổi mật khẩu' }],
+      ['de-DE', 'Jonas_de', { created: 'Konto angelegt: Du bist Jonas_de.', title: 'Dein Konto', here: 'dieses Gerät', password: 'Passwort ändern' }],
+    ]) {
+      const page = await visitor(locale);
+      await page.getByTestId('name-signup').click();
+      const dialog = page.getByTestId('signup-dialog');
+      await dialog.getByTestId('signup-name').fill(name);
+      for (const field of ['signup-password', 'signup-repeat']) await dialog.getByTestId(field).fill('lange genug 42!');
+      await dialog.getByTestId('signup-submit').click();
+      await page.getByTestId('notice').filter({ hasText: words.created }).waitFor();
+      await page.getByTestId('this-device').waitFor();
+      assert.equal(await page.locator('.account-page h1').innerText(), words.title);
+      assert.equal(await text(page, 'this-device'), words.here);
+      assert.equal(await page.locator('.account-page h2').nth(1).innerText(), words.password);
+      // Shot once the welcome is gone: on a phone it covers the password form.
+      await page.getByTestId('notice').waitFor({ state: 'detached' });
+      await shootBoth(page, `languages-account-${locale.slice(0, 2)}`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
   });
 });
 

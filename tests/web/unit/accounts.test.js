@@ -7,6 +7,7 @@ import { ratingLabel, deviationLabel } from '../../../web-client/js/ratings.js';
 import { graphGeometry, niceStep } from '../../../web-client/js/rating_graph.js';
 import { inviteSentence, roomInviteFacts } from '../../../web-client/js/invite.js';
 import { formProblem, accountNameProblem, passwordProblem, repeatProblem } from '../../../web-client/js/account_rules.js';
+import { setLanguage } from '../../../web-client/js/i18n/index.js';
 
 describe('rating labels', () => {
   it('round the rating and mark a provisional one', () => {
@@ -71,6 +72,16 @@ describe('the rating graph', () => {
       assert.ok(Math.min(...gaps) >= 28, `labels apart: ${gaps.join()}`);
     }
     assert.ok(narrow.xTicks.length < wide.xTicks.length);
+  });
+
+  it('names the start in the player\'s language', () => {
+    const games = [{ rating: 1510, deviation: 100, game_id: 'g1', at: null }];
+    try {
+      setLanguage('vi');
+      assert.equal(graphGeometry(games, { width: 340 }).xTicks[0].label, 'đầu');
+      setLanguage('de');
+      assert.equal(graphGeometry(games, { width: 340 }).xTicks[0].label, 'Start');
+    } finally { setLanguage('en'); }
   });
 
   it('draws a lone start and a flat line with room around them', () => {

@@ -1,5 +1,6 @@
 // Seat names as the boards label them: the player's name when seated, else the side's name.
 import { s } from '../dom.js';
+import { t } from '../i18n/index.js';
 
 export const seatNames = (ctx) => ctx.seatLabels.map((label, seat) => ctx.players?.[seat] || label);
 
@@ -20,6 +21,10 @@ export function besideLabel(pt, at, trayX, text, shortened, place) {
 // A name for a narrow place (a caption, a table header). A lone computer's level is in the seat
 // list, so its captions say just "Computer" rather than a cut "Computer, lev…"; computers of
 // one level are told apart by their seat, which a cut would lose, so "Computer (Seat 2)" becomes
-// "CPU (Seat 2)".
-export const compactName = (name, max) =>
-  shortName(name.replace(/^Computer, level \d+$/, 'Computer').replace(/^Computer \(/, 'CPU ('), max);
+// "CPU (Seat 2)". In the player's language, as computer.js names them.
+export function compactName(name, max) {
+  const computer = t('computer.computer');
+  const levelNames = [1, 2, 3, 4, 5].map((n) => t('computer.at_level', { n }));
+  const plain = levelNames.includes(name) ? computer : name;
+  return shortName(plain.startsWith(`${computer} (`) ? `${t('computer.short')}${plain.slice(computer.length)}` : plain, max);
+}
