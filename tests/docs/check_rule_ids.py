@@ -8,6 +8,10 @@ bold span that states the rule (`**C-4**`, `**C-4.**`, `**CD3-2 — a chain**`,
 `**Clarification 12**`). A rule ID defined twice is an error too (clarifications may be labelled
 on several pages, one part per game).
 
+The translated books (docs/rules/vi/, docs/rules/de/: issue 49) keep the English book's
+structure: each page defines the same rule IDs and clarifications in the same order as its English
+page, so an ID cited anywhere means the same rule in every language.
+
 Usage: check_rule_ids.py [REPO_ROOT]. Exit status 0 when every cited ID is defined, 1 otherwise.
 A source line containing `rule-ids: ignore` is skipped (for text that only looks like an ID).
 """
@@ -119,6 +123,35 @@ def defined_ids():
     return rules, clarifications
 
 
+def definitions_in_order(page):
+    """The rule IDs and clarification labels a page defines, in the order it defines them."""
+    text = page.read_text(encoding="utf-8")
+    found = [(m.start(), m.group(1)) for m in DEF_RE.finditer(text)]
+    found += [(m.start(), "Clarification %s" % m.group(1)) for m in CLAR_DEF_RE.finditer(text)]
+    return [label for _, label in sorted(found)]
+
+
+def translation_problems():
+    """One line per translated page that is missing, extra or defines other IDs than its original."""
+    problems = []
+    for folder in sorted(d for d in DOCS.iterdir() if d.is_dir()):
+        for original in sorted(DOCS.glob("*.md")):
+            translated = folder / original.name
+            if not translated.exists():
+                problems.append("%s/%s is missing" % (folder.name, original.name))
+                continue
+            want, got = definitions_in_order(original), definitions_in_order(translated)
+            if want != got:
+                first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+                problems.append("%s/%s defines %d IDs, %s has %d; first difference at #%d: %s instead of %s" % (
+                    folder.name, original.name, len(got), original.name, len(want), first + 1,
+                    got[first] if first < len(got) else "nothing", want[first] if first < len(want) else "nothing"))
+        for extra in sorted(folder.glob("*.md")):
+            if not (DOCS / extra.name).exists():
+                problems.append("%s/%s has no English original" % (folder.name, extra.name))
+    return problems
+
+
 def main():
     if not DOCS.is_dir():
         print("rule_ids: %s does not exist" % DOCS.relative_to(ROOT))
@@ -143,8 +176,17 @@ def main():
         print("rule_ids: rule ID(s) defined more than once in docs/rules/*.md:")
         for rule_id in twice:
             print("  %-16s on %s" % (rule_id, ", ".join(rules[rule_id])))
+    translations = translation_problems()
+    if translations:
+        failed = True
+        print("rule_ids: the translated rule books differ from the English ones:")
+        for problem in translations:
+            print("  " + problem)
     if failed:
         return 1
+    languages = sorted(d.name for d in DOCS.iterdir() if d.is_dir())
+    if languages:
+        print("rule_ids: the books in %s define the same IDs as the English ones" % ", ".join(languages))
     print("rule_ids: all %d cited rule IDs resolve (%d citations); docs/rules/ defines %d IDs "
           "and %d clarifications" % (len(cited), sum(len(v) for v in cited.values()), len(rules),
                                      len(clarifications)))
