@@ -46,7 +46,8 @@ RANGE_RE = re.compile(r"(?<![\w-])(%s)\s*(?:\.\.|-|–|—)\s*(%s)(?![\w])" % (O
 CLAR_RE = re.compile(r"\b[Cc]larifications?\s+(\d+(?:\s*(?:,|and|or|-|–|to)\s*\d+)*)")
 # A definition in the docs: a bold span that starts with the ID.
 DEF_RE = re.compile(r"\*\*(%s)(?![\w])" % ONE_ID)
-CLAR_DEF_RE = re.compile(r"\*\*Clarification (\d+)(?!\d)")
+# The translated books say "Klarstellung 12" and "Làm rõ 12" for the same label.
+CLAR_DEF_RE = re.compile(r"\*\*(?:Clarification|Klarstellung|Làm rõ) (\d+)(?!\d)")
 
 
 def split_family(rule_id):
