@@ -120,6 +120,9 @@ const EXCEPTIONS = new Map([
   ["`${token} ccw`", 'a move token of the protocol'],
   ["'Enter'", 'a key of the keyboard (event.key)'],
   ["`No board for ${ctx.game}`", "a programmer's error (a game with no board module), never shown to a player"],
+  ["'textLength'", "an SVG attribute's name (a caption narrowed to its room: boards/names.js)"],
+  ["'lengthAdjust'", "an SVG attribute's name (a caption narrowed to its room: boards/names.js)"],
+  ["'spacingAndGlyphs'", "an SVG attribute's value (a caption narrowed to its room: boards/names.js)"],
 ]);
 
 // A literal that reads as words: a capital and a small letter, or two words with a space, and no
