@@ -78,8 +78,9 @@ async function rulesPage(page, game) {
 }
 
 // The rules page's words that do not fit: a text block whose words are wider than its box (a
-// long word that does not wrap), a block or picture sticking out of the page's column, and a
-// section's sentences running into its picture.
+// long word that does not wrap), a block or picture sticking out of the page's column, a
+// picture's caption running past the drawing's edge, and a section's sentences running into
+// its picture.
 const rulesPageCut = (page) => page.evaluate(() => {
   const article = document.querySelector('[data-testid=rules-page]');
   const frame = article.getBoundingClientRect();
@@ -89,6 +90,17 @@ const rulesPageCut = (page) => page.evaluate(() => {
     const box = node.getBoundingClientRect();
     if (getComputedStyle(node).display !== 'inline' && node.scrollWidth > node.clientWidth + 1) problems.push(`${name(node)} is wider than its box`);
     if (box.left < frame.left - 1 || box.right > frame.right + 1) problems.push(`${name(node)} sticks out of the page`);
+  }
+  // A picture's captions stay in the drawing (the SVG cuts what runs past its edge).
+  for (const svg of article.querySelectorAll('figure svg')) {
+    const drawing = svg.getBoundingClientRect();
+    for (const label of svg.querySelectorAll('text')) {
+      const box = label.getBoundingClientRect();
+      if (box.width && (box.left < drawing.left - 1 || box.right > drawing.right + 1 || box.top < drawing.top - 1 || box.bottom > drawing.bottom + 1)) {
+        const words = [...label.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('');
+        problems.push(`the picture's caption "${words.trim()}" runs past its edge`);
+      }
+    }
   }
   for (const section of article.querySelectorAll('.rules-section')) {
     const figure = section.querySelector('figure')?.getBoundingClientRect();
@@ -298,12 +310,12 @@ describe('languages', () => {
       vi: { title: (name) => `Cách chơi ${name}`, four: 'Luật chơi trong bốn dòng', others: 'Trò chơi khác', crumb: /› Luật chơi$/,
         names: { cups: 'Cups', coin_duel: 'Coin Duel', oanquan: 'Ô ăn quan', njaka: 'Mancala của Njaka', duovallis: 'Duovallis' },
         // Each game's own words (web-client/README.md's glossaries), O An Quan's the folk ones.
-        game: { cups: /kho dự trữ.*hũ/s, coin_duel: /đồng xu thắng/, oanquan: /ô dân.*ô quan.*phần ăn/s, njaka: /bộ/, duovallis: /hàng sau.*quân lạ.*khay giữ/s },
+        game: { cups: /kho dự trữ.*hũ/s, coin_duel: /đồng xu thắng/, oanquan: /ô dân.*ô quan.*phần ăn/s, njaka: /bộ/, duovallis: /hàng sau.*Quân lạ.*khay giữ/s },
         missing: 'Không có trò chơi này' },
       de: { title: (name) => `So spielt man ${name}`, four: 'Die Regeln in vier Zeilen', others: 'Andere Spiele', crumb: /› Regeln$/,
         names: { cups: 'Cups', coin_duel: 'Coin Duel', oanquan: 'O An Quan', njaka: 'Njakas Mancala-Spiel', duovallis: 'Duovallis' },
         // Duovallis in the words of its German rule text.
-        game: { cups: /Vorrat.*Becher.*Topf/s, coin_duel: /Gewinnmünze/, oanquan: /Endfeld/, njaka: /Vierer/, duovallis: /hintere Reihe.*Mulde.*Fremde Steine.*Ablage/s },
+        game: { cups: /Vorrat.*Becher.*Topf/s, coin_duel: /Gewinnmünze/, oanquan: /Endfeld/, njaka: /Vierer/, duovallis: /Mulde.*hinteren Reihe.*Fremde Steine.*Ablage/s },
         missing: 'Dieses Spiel gibt es nicht' },
     };
     for (const [locale, lang] of [['vi-VN', 'vi'], ['de-DE', 'de']]) {
