@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { createBoard, GAMES } from './boards/index.js';
 import { gameName } from './catalog.js';
+import { t } from './i18n/index.js';
 
 function picture(game, { options = {}, position, mark = [] }) {
   const board = createBoard({ game, options, viewerSeat: 0, players: null });
@@ -19,19 +20,20 @@ export function showRulesPage(main, game) {
   const page = GAMES[game]?.rules;
   if (!page) {
     main.replaceChildren(h('section', { class: 'welcome', dataset: { testid: 'rules-page' } },
-      h('h1', {}, 'No such game'), h('p', {}, 'These are the games we have rules for:'), gameLinks()));
+      h('h1', {}, t('rules_page.no_such_game')), h('p', {}, t('rules_page.games_with_rules')), gameLinks()));
     return;
   }
   main.replaceChildren(h('article', { class: 'rules-page', dataset: { testid: 'rules-page' } },
-    h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Lobby'), ' › Rules'),
-    h('h1', {}, `How to play ${gameName(game)}`),
+    h('p', { class: 'muted' }, h('a', { href: '#/' }, t('nav.lobby')), ' › ', t('rules_page.crumb')),
+    h('h1', {}, t('rules_page.title', { game: gameName(game) })),
     h('p', { class: 'lead' }, page.intro),
     page.sections.map((section) => h('section', { class: 'rules-section' },
       h('div', {}, h('h2', {}, section.title), h('p', {}, section.text)),
       section.picture ? picture(game, section.picture) : null)),
-    h('h2', {}, 'The rules in four lines'),
+    h('h2', {}, t('rules_page.four_lines')),
     h('ol', {}, page.card.map((line) => h('li', {}, line))),
-    h('nav', { class: 'rules-others', 'aria-label': 'Other games' }, h('span', {}, 'Other games: '), gameLinks(game))));
+    h('nav', { class: 'rules-others', 'aria-label': t('rules_page.other_games') },
+      h('span', {}, `${t('rules_page.other_games')}: `), gameLinks(game))));
 }
 
 function gameLinks(except = null) {

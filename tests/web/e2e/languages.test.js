@@ -5,7 +5,8 @@
 // open the history viewer. The lobby, the rooms and the viewer are shot at 1280 and 390 px in
 // both languages, and no page is wider than the window (long German words must wrap). Then Cups,
 // Coin Duel (stage 3, with its round panel) and Njaka in both languages: their boards' words,
-// the sentences of a move, the reserve's buttons and the rules cards.
+// the sentences of a move, the reserve's buttons and the rules cards. The rules page of every game
+// in both languages, at both widths: its words, none of the English page's, none cut.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, createRoom, settled, screenshot } from '../lib/harness.js';
@@ -63,6 +64,61 @@ async function shootBoth(page, name) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     assert.deepEqual(await cutOff(page), [], `${name} at ${size} px: nothing cut off`);
+    await screenshot(page, `${name}-${size}`);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
+// A game's rules page, opened; its text blocks (titles, sentences, the card's lines).
+async function rulesPage(page, game) {
+  await page.goto(`${server.url}/#/rules/${game}`);
+  const rules = page.getByTestId('rules-page');
+  await rules.locator('figure svg[data-testid=board]').first().waitFor();
+  return rules.locator('h1, h2, p, li').allInnerTexts();
+}
+
+// The rules page's words that do not fit: a text block whose words are wider than its box (a
+// long word that does not wrap), a block or picture sticking out of the page's column, a
+// picture's caption running past the drawing's edge, and a section's sentences running into
+// its picture.
+const rulesPageCut = (page) => page.evaluate(() => {
+  const article = document.querySelector('[data-testid=rules-page]');
+  const frame = article.getBoundingClientRect();
+  const name = (node) => `${node.tagName.toLowerCase()} "${node.textContent.trim().slice(0, 40)}"`;
+  const problems = [];
+  for (const node of article.querySelectorAll('h1, h2, p, li, nav, a, figure')) {
+    const box = node.getBoundingClientRect();
+    if (getComputedStyle(node).display !== 'inline' && node.scrollWidth > node.clientWidth + 1) problems.push(`${name(node)} is wider than its box`);
+    if (box.left < frame.left - 1 || box.right > frame.right + 1) problems.push(`${name(node)} sticks out of the page`);
+  }
+  // A picture's captions stay in the drawing (the SVG cuts what runs past its edge).
+  for (const svg of article.querySelectorAll('figure svg')) {
+    const drawing = svg.getBoundingClientRect();
+    for (const label of svg.querySelectorAll('text')) {
+      const box = label.getBoundingClientRect();
+      if (box.width && (box.left < drawing.left - 1 || box.right > drawing.right + 1 || box.top < drawing.top - 1 || box.bottom > drawing.bottom + 1)) {
+        const words = [...label.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('');
+        problems.push(`the picture's caption "${words.trim()}" runs past its edge`);
+      }
+    }
+  }
+  for (const section of article.querySelectorAll('.rules-section')) {
+    const figure = section.querySelector('figure')?.getBoundingClientRect();
+    const words = section.firstElementChild.getBoundingClientRect();
+    if (figure && words.left < figure.right - 1 && figure.left < words.right - 1 && words.top < figure.bottom - 1 && figure.top < words.bottom - 1) {
+      problems.push(`${name(section.querySelector('h2'))}: the sentences run into the picture`);
+    }
+  }
+  return problems;
+});
+
+// Shoots a rules page at both widths, checking at each that no word is cut or out of its box.
+async function rulesAtBothWidths(page, name) {
+  for (const [size, viewport] of [['1280', LAPTOP], ['390', PHONE]]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    assert.deepEqual(await cutOff(page), [], `${name} at ${size} px: nothing cut off`);
+    assert.deepEqual(await rulesPageCut(page), [], `${name} at ${size} px: every word in its box`);
     await screenshot(page, `${name}-${size}`);
   }
   await page.setViewportSize(LAPTOP);
@@ -240,6 +296,47 @@ describe('languages', () => {
     }
 
     await accountFormsAndLeaderboard(lan, jonas);
+  });
+
+  it('the rules pages of every game in Vietnamese and German, at 1280 and 390 px', async () => {
+    const GAMES = ['cups', 'coin_duel', 'oanquan', 'njaka', 'duovallis'];
+    // The English pages' sentences, none of which may be left in the other languages.
+    const english = await visitor('en-US');
+    const englishBlocks = new Set();
+    for (const game of GAMES) for (const block of await rulesPage(english, game)) englishBlocks.add(block);
+    await english.context().close();
+
+    const WORDS = {
+      vi: { title: (name) => `Cách chơi ${name}`, four: 'Luật chơi trong bốn dòng', others: 'Trò chơi khác', crumb: /› Luật chơi$/,
+        names: { cups: 'Cups', coin_duel: 'Coin Duel', oanquan: 'Ô ăn quan', njaka: 'Mancala của Njaka', duovallis: 'Duovallis' },
+        // Each game's own words (web-client/README.md's glossaries), O An Quan's the folk ones.
+        game: { cups: /kho dự trữ.*hũ/s, coin_duel: /đồng xu thắng/, oanquan: /ô dân.*ô quan.*phần ăn/s, njaka: /bộ/, duovallis: /hàng sau.*Quân lạ.*khay giữ/s },
+        missing: 'Không có trò chơi này' },
+      de: { title: (name) => `So spielt man ${name}`, four: 'Die Regeln in vier Zeilen', others: 'Andere Spiele', crumb: /› Regeln$/,
+        names: { cups: 'Cups', coin_duel: 'Coin Duel', oanquan: 'O An Quan', njaka: 'Njakas Mancala-Spiel', duovallis: 'Duovallis' },
+        // Duovallis in the words of its German rule text.
+        game: { cups: /Vorrat.*Becher.*Topf/s, coin_duel: /Gewinnmünze/, oanquan: /Endfeld/, njaka: /Vierer/, duovallis: /Mulde.*hinteren Reihe.*Fremde Steine.*Ablage/s },
+        missing: 'Dieses Spiel gibt es nicht' },
+    };
+    for (const [locale, lang] of [['vi-VN', 'vi'], ['de-DE', 'de']]) {
+      const page = await visitor(locale);
+      const words = WORDS[lang];
+      for (const game of GAMES) {
+        const blocks = await rulesPage(page, game);
+        const rules = page.getByTestId('rules-page');
+        assert.equal(await rules.locator('h1').innerText(), words.title(words.names[game]), `${lang} ${game}: the title`);
+        assert.match(await rules.locator('p.muted').first().innerText(), words.crumb);
+        assert.ok(blocks.includes(words.four), `${lang} ${game}: "${words.four}"`);
+        assert.equal(await rules.locator('nav.rules-others').getAttribute('aria-label'), words.others);
+        assert.match(blocks.join('\n'), words.game[game], `${lang} ${game}: the game's own words`);
+        assert.deepEqual(blocks.filter((block) => englishBlocks.has(block)), [], `${lang} ${game}: no English sentence left`);
+        await rulesAtBothWidths(page, `languages-rules-${game}-${lang}`);
+      }
+      await page.goto(`${server.url}/#/rules/chess`);
+      await page.getByTestId('rules-page').locator('h1').filter({ hasText: words.missing }).waitFor();
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
   });
 
   it('the account settings page in Vietnamese and German, after a sign-up with no games to keep', async () => {

@@ -98,16 +98,17 @@ describe('the catalogues', () => {
 });
 
 // --- no English left in the converted modules ---------------------------------------------------
-// The modules moved to the catalogues so far; the others (the rules pages' sections, the account
-// settings page, import, the analysis words and help) still speak English and are the next part
-// of issue 49.
+// The modules moved to the catalogues: every module that shows words (the options' help sentences
+// still come from the server in English).
 const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js', 'room_view.js', 'room_actions.js',
   'room_seats.js', 'room_result.js', 'result.js', 'clock.js', 'chat_panel.js', 'errors.js', 'players.js', 'ratings.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
   'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js',
   'boards/cups.js', 'boards/rows.js', 'boards/coin_duel.js', 'boards/coin_duel_panel.js', 'boards/coins.js', 'boards/njaka.js',
   'boards/view.js', 'boards/index.js', 'account_forms.js', 'account_rules.js', 'profile.js',
-  'leaderboard.js', 'account_page.js', 'rating_graph.js', 'catalog.js', 'boards/names.js', 'import_page.js', 'analysis_panel.js', 'analysis_words.js', 'analysis_state.js', 'eval_graph.js'];
+  'leaderboard.js', 'account_page.js', 'rating_graph.js', 'catalog.js', 'boards/names.js', 'import_page.js', 'analysis_panel.js', 'analysis_words.js', 'analysis_state.js', 'eval_graph.js',
+  'rules_page.js', 'boards/cups_rules.js', 'boards/coin_duel_rules.js', 'boards/oanquan_rules.js', 'boards/njaka_rules.js',
+  'boards/duovallis_rules.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
@@ -119,6 +120,9 @@ const EXCEPTIONS = new Map([
   ["`${token} ccw`", 'a move token of the protocol'],
   ["'Enter'", 'a key of the keyboard (event.key)'],
   ["`No board for ${ctx.game}`", "a programmer's error (a game with no board module), never shown to a player"],
+  ["'textLength'", "an SVG attribute's name (a caption narrowed to its room: boards/names.js)"],
+  ["'lengthAdjust'", "an SVG attribute's name (a caption narrowed to its room: boards/names.js)"],
+  ["'spacingAndGlyphs'", "an SVG attribute's value (a caption narrowed to its room: boards/names.js)"],
 ]);
 
 // A literal that reads as words: a capital and a small letter, or two words with a space, and no

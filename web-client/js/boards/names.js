@@ -18,6 +18,28 @@ export function besideLabel(pt, at, trayX, text, shortened, place) {
     dataset: { captionFor: place } }, s('title', {}, text), shortened);
 }
 
+// A caption beside a tray has the room from its anchor to the drawing's edge, which some
+// languages' words overrun ("Phần ăn của Phía Nam"): such a caption is narrowed to that room
+// rather than cut at the edge. Text has a length only once drawn, so this waits for the board
+// to be on the page (a frame, or a few).
+export function fitBesideLabels(svg, width, frames = 10) {
+  if (!globalThis.requestAnimationFrame) return;      // no layout (unit tests in Node)
+  requestAnimationFrame(() => {
+    if (!svg.isConnected) {
+      if (frames > 1) fitBesideLabels(svg, width, frames - 1);
+      return;
+    }
+    for (const label of svg.querySelectorAll('text.side-label')) {
+      const x = Number(label.getAttribute('x'));
+      const room = (label.getAttribute('text-anchor') === 'end' ? x : width - x) - 4;
+      if (label.getComputedTextLength() > room) {
+        label.setAttribute('textLength', room);
+        label.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      }
+    }
+  });
+}
+
 // A name for a narrow place (a caption, a table header). A lone computer's level is in the seat
 // list, so its captions say just "Computer" rather than a cut "Computer, lev…"; computers of
 // one level are told apart by their seat, which a cut would lose, so "Computer (Seat 2)" becomes

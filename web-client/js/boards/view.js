@@ -19,6 +19,7 @@
 import { t } from '../i18n/index.js';
 import { s } from '../dom.js';
 import { animation } from '../storage.js';
+import { fitBesideLabels } from './names.js';
 
 export const COLORS = ['#2f7f7a', '#c07a22', '#7b4fa3', '#b5485d'];   // seat colours
 const MAX_DOTS = 40;
@@ -59,6 +60,7 @@ export function createBoardView(spec, ctx) {
   const placeLayer = s('g', { class: 'places' });
   const overlay = s('g', { class: 'overlay' });
   svg.append(s('g', { class: 'decor' }, spec.decorate?.(ctx, pt) ?? []), placeLayer, overlay);
+  fitBesideLabels(svg, width);
 
   const nodes = new Map();
   for (const place of places.values()) {
