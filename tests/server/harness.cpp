@@ -11,10 +11,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -143,13 +146,16 @@ void wait_until(const std::function<bool()>& done, std::chrono::milliseconds tim
     throw std::runtime_error("waited " + std::to_string(timeout.count()) + " ms in vain for " + what);
 }
 
-int run_server_command(const std::vector<std::string>& args, std::string* out) {
+int run_server_command(const std::vector<std::string>& args, std::string* out, std::string* err) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
-  const int null_fd = open("/dev/null", O_WRONLY);
-  const pid_t pid = spawn(args, pipe_fds[1], null_fd);
+  // stderr into a file, read at the end: two pipes read one after the other could fill and stall.
+  char err_path[] = "/tmp/mancala-stderr-XXXXXX";
+  const int err_fd = err ? mkstemp(err_path) : open("/dev/null", O_WRONLY);
+  if (err_fd < 0) throw std::runtime_error("cannot open a file for the server's stderr");
+  const pid_t pid = spawn(args, pipe_fds[1], err_fd);
   close(pipe_fds[1]);
-  close(null_fd);
+  close(err_fd);
   std::string text;
   char buffer[4096];
   ssize_t got;
@@ -158,6 +164,11 @@ int run_server_command(const std::vector<std::string>& args, std::string* out) {
   int status = 0;
   waitpid(pid, &status, 0);
   if (out) *out = text;
+  if (err) {
+    std::ifstream file(err_path);
+    err->assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    std::remove(err_path);
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

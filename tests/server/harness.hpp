@@ -56,8 +56,9 @@ void wait_until(const std::function<bool()>& done, std::chrono::milliseconds tim
 bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout = 10s,
                 std::chrono::milliseconds every = 10ms);
 
-// Runs mancala-server with `args` to completion; returns the exit status (stdout to `out`).
-int run_server_command(const std::vector<std::string>& args, std::string* out = nullptr);
+// Runs mancala-server with `args` to completion; returns the exit status (stdout to `out`,
+// stderr to `err`).
+int run_server_command(const std::vector<std::string>& args, std::string* out = nullptr, std::string* err = nullptr);
 
 // One WebSocket connection. Messages that arrive while waiting for something else are kept in
 // arrival order, so nothing is lost between calls.

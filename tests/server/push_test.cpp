@@ -19,6 +19,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "clock.hpp"
 #include "push_crypto.hpp"
 #include "table.hpp"
 #include "temp_postgres.hpp"
@@ -261,6 +262,42 @@ struct PushedGame {
   Table table;
   Browser browser;
 };
+
+// Issue 48: a player registered for a tournament who allows notices is reminded ten (arena)
+// minutes before its start, and the notice opens the tournament's page.
+TEST(WebPush, ATournamentsPlayersAreRemindedShortlyBeforeItsStart) {
+  TempDir dir;
+  std::string server_key;
+  // An arena minute of a second: the reminder comes 10 s before the start, 2 s from now.
+  const auto server = push_server(dir, &server_key, {"--test-tournament-minute-ms", "1000"});
+  const auto port = server->port();
+  FakePushService service;
+  const auto account = http_call(port, "POST", "/api/accounts", {{"name", "Organiser"}, {"password", "tulip garden 42"}});
+  ASSERT_EQ(account.status, 201) << account.text;
+  const auto starts = std::chrono::system_clock::now() + 12s;
+  const auto created = http_call(port, "POST", "/api/tournaments",
+                                 {{"name", "Friday arena"}, {"game", "cups"}, {"starts_at", server::format_utc(starts)},
+                                  {"minutes", 5}},
+                                 {{"Cookie", cookie_of(account.set_cookie)}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body.value("id", "");
+  Client ada(port);
+  const std::string token = ada.hello("Ada").value("token", "");
+  subscribe(port, token, Browser{}, service.endpoint("/ada"));
+  Browser browser;
+  subscribe(port, token, browser, service.endpoint("/ada-phone"));
+  const auto joined = http_call(port, "POST", "/api/tournaments/" + id + "/players", Json::object(), bearer(token));
+  ASSERT_EQ(joined.status, 200) << joined.text;
+
+  FakePushService::Received push = service.next();
+  if (push.target != "/ada-phone") push = service.next();  // one to each of her browsers
+  const Json message = opened(push, browser, server_key, service.origin());
+  EXPECT_LT(std::chrono::system_clock::now(), starts) << "before the start";
+  EXPECT_EQ(message["title"], "A tournament starts soon");
+  EXPECT_NE(message["body"].get<std::string>().find("\"Friday arena\" starts in 10 minutes"), std::string::npos)
+      << message.dump();
+  EXPECT_EQ(message["url"], "#/tournaments/" + id);
+}
 
 TEST(WebPush, TheAbsentPlayerIsToldOfTheOpponentsMoveEncryptedAndSigned) {
   PushedGame game("/push/seat-1");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <fstream>
 #include <iterator>
 #include <set>
 
@@ -20,9 +21,8 @@ namespace arenas {  // a name of its own: server_test is a unity build
 const Json kBlitz = {{"initial_s", 300}, {"increment_s", 3}};
 const std::string kPassword = "tulip garden 42";
 
-// "2026-01-01T10:00:00.250Z", `from_now` after now.
-std::string utc_in(std::chrono::milliseconds from_now) {
-  const auto at = std::chrono::system_clock::now() + from_now;
+// "2026-01-01T10:00:00.250Z".
+std::string utc_at(std::chrono::system_clock::time_point at) {
   const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
   const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
   std::tm utc{};
@@ -32,6 +32,9 @@ std::string utc_in(std::chrono::milliseconds from_now) {
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
   return text;
 }
+
+// The same, `from_now` after now.
+std::string utc_in(std::chrono::milliseconds from_now) { return utc_at(std::chrono::system_clock::now() + from_now); }
 
 // The session cookie of a new account.
 std::string account_cookie(unsigned short port, const std::string& name) {
@@ -400,6 +403,125 @@ TEST(Arenas, WatchersAreSentTheStandingsAtMostOnceASecond) {
   EXPECT_GE(std::chrono::steady_clock::now() - pushed, 800ms) << "two pushes within a second";
   EXPECT_EQ(scored["status"], "running");
   EXPECT_EQ(standing(scored, ada.id)["rank"], 1);
+}
+
+// A watcher who arrives while a push waits for its second gets their own copy, and the push still
+// goes to the others (it was once dropped as "already sent", so their standings lagged).
+TEST(Arenas, AWatcherArrivingWhileAPushWaitsDoesNotStopItForTheOthers) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const std::string id = create_arena(port, account_cookie(port, "Organiser"), 1500ms, 60);
+  Client watcher(port);
+  watcher.hello("Watcher");
+  ASSERT_EQ(watcher.request({{"type", "watch_tournament"}, {"tournament", id}})["type"], "ok");
+  Guest ada(port, "Ada"), bo(port, "Bo");
+  join(port, id, ada);
+  join(port, id, bo);
+  const std::string room = paired_room(ada, bo);
+  tournament_until(watcher, [&](const Json& m) { return m["rooms"] == Json::array({room}); });
+  resign(bo, room);
+  // Scored (the push now waits for the rest of its second): a latecomer watches.
+  wait_until([&] { return standing(tournament(port, id), ada.id).value("score", 0) == 2; }, 10s, "Ada's win scored");
+  Client latecomer(port);
+  latecomer.hello("Latecomer");
+  ASSERT_EQ(latecomer.request({{"type", "watch_tournament"}, {"tournament", id}})["type"], "ok");
+  EXPECT_EQ(standing(latecomer.wait_for(is_tournament), ada.id)["score"], 2);
+  const Json scored = tournament_until(watcher, [&](const Json& m) { return standing(m, ada.id)["score"] == 2; });
+  EXPECT_EQ(scored["status"], "running");
+}
+
+// ---- the operator's schedule (--tournament-schedule) ------------------------------------------
+
+// A schedule file in `dir` holding `entries`; its path.
+std::string schedule_file(const TempDir& dir, const Json& entries) {
+  const std::string path = dir.file("schedule.json");
+  std::ofstream(path) << entries.dump(2);
+  return path;
+}
+
+Json listed(unsigned short port, const std::string& status) {
+  const HttpReply reply = http_call(port, "GET", "/api/tournaments?status=" + status);
+  EXPECT_EQ(reply.status, 200) << reply.text;
+  return reply.body["tournaments"];
+}
+
+// The first Monday 18:00 UTC from 2026-01-05 on (a Monday) that is not past.
+std::string next_monday_evening() {
+  auto start = std::chrono::sys_days{std::chrono::year{2026} / 1 / 5} + std::chrono::hours(18);
+  while (start < std::chrono::system_clock::now()) start += std::chrono::days(7);
+  return utc_at(start);
+}
+
+TEST(Schedules, EachEntrysNextStartIsRegisteredAheadAndARestartAddsNoSecond) {
+  TempDir dir;
+  const std::string db = dir.file("scheduled.db");
+  const std::string schedule = schedule_file(dir, Json::array({
+      {{"name", "Monday Cups"}, {"game", "cups"}, {"clock", kBlitz}, {"kind", "arena"}, {"minutes", 60},
+       {"first", "2026-01-05T18:00:00Z"}, {"every", "week"}},
+      {{"name", "Long gone"}, {"game", "cups"}, {"first", "2026-01-01T10:00:00Z"}}}));
+  std::string id;
+  {
+    ServerProcess server(db, {"--tournament-schedule", schedule});
+    const Json upcoming = listed(server.port(), "upcoming");
+    ASSERT_EQ(upcoming.size(), 1u) << "a one-off whose start passed is not made: " << upcoming.dump();
+    EXPECT_EQ(upcoming[0]["name"], "Monday Cups");
+    EXPECT_EQ(upcoming[0]["starts_at"], next_monday_evening());
+    EXPECT_EQ(upcoming[0]["clock"], kBlitz);
+    id = upcoming[0].value("id", "");
+    // Players may join ahead.
+    Guest ada(server.port(), "Ada");
+    join(server.port(), id, ada);
+    EXPECT_EQ(server.terminate(), 0);
+  }
+  ServerProcess server(db, {"--tournament-schedule", schedule});
+  const Json upcoming = listed(server.port(), "upcoming");
+  ASSERT_EQ(upcoming.size(), 1u) << "the restart found it registered: " << upcoming.dump();
+  EXPECT_EQ(upcoming[0]["id"], id);
+  EXPECT_EQ(tournament(server.port(), id)["players"].size(), 1u);
+}
+
+TEST(Schedules, WhenAScheduledTournamentStartsItsNextStartIsRegistered) {
+  TempDir dir;
+  const auto first = std::chrono::system_clock::now() + 1500ms;
+  const std::string schedule = schedule_file(dir, Json::array({
+      {{"name", "Hourly Cups"}, {"game", "cups"}, {"clock", kBlitz}, {"minutes", 1}, {"first", utc_at(first)},
+       {"every", "hour"}}}));
+  ServerProcess server(":memory:", {"--tournament-schedule", schedule, "--test-tournament-minute-ms", "60000"});
+  const auto port = server.port();
+  ASSERT_EQ(listed(port, "upcoming").size(), 1u);
+  Json upcoming;
+  wait_until([&] {
+    upcoming = listed(port, "upcoming");
+    return listed(port, "running").size() == 1 && upcoming.size() == 1 &&
+           upcoming[0]["starts_at"] == utc_at(first + std::chrono::hours(1));
+  }, 20s, "the first one running and the next registered");
+  EXPECT_EQ(upcoming[0]["name"], "Hourly Cups");
+}
+
+TEST(Schedules, TheExampleScheduleRegistersAWeeklyArenaPerGameAndAMonthlyRoundRobin) {
+  ServerProcess server(":memory:", {"--tournament-schedule", std::string(MANCALA_SOURCE_DIR) + "/docker/tournaments.example.json"});
+  const Json upcoming = listed(server.port(), "upcoming");
+  std::set<std::string> games, kinds;
+  for (const auto& t : upcoming) games.insert(t.value("game", "")), kinds.insert(t.value("kind", ""));
+  EXPECT_EQ(upcoming.size(), 6u) << upcoming.dump();
+  EXPECT_EQ(games, (std::set<std::string>{"cups", "coin_duel", "oanquan", "njaka", "duovallis"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"arena", "round_robin"}));
+}
+
+TEST(Schedules, AScheduleTheServerCannotFollowStopsTheStartUpNamingTheEntry) {
+  TempDir dir;
+  const auto refusal = [](const std::string& path) {
+    std::string err;
+    EXPECT_NE(run_server_command({"--port", "0", "--db", ":memory:", "--tournament-schedule", path}, nullptr, &err), 0);
+    return err;
+  };
+  const std::string chess = schedule_file(dir, Json::array({
+      {{"name", "Weekly"}, {"game", "cups"}, {"first", "2026-01-05T18:00:00Z"}, {"every", "week"}},
+      {{"name", "Chess night"}, {"game", "chess"}, {"first", "2026-01-05T18:00:00Z"}, {"every", "week"}}}));
+  const std::string said = refusal(chess);
+  EXPECT_NE(said.find("tournament schedule, entry 2 ('Chess night'): "), std::string::npos) << said;
+  EXPECT_NE(said.find("chess"), std::string::npos) << said;
+  EXPECT_NE(refusal(dir.file("missing.json")).find("cannot read the tournament schedule"), std::string::npos);
 }
 
 }  // namespace arenas

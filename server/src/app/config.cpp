@@ -208,6 +208,11 @@ const std::vector<Flag>& flags() {
        "with PostgreSQL: this process owns its rooms through a lease of N ms (200-600000, default 5000), "
        "renewed every N/3 ms; when it dies, another process takes its rooms once the lease ran out",
        [](Config& c, const FlagValue& v) { c.lease_ms = static_cast<int>(v.integer(200, 600000)); }},
+      {"--tournament-schedule", "FILE",
+       "recurring tournaments, kept registered ahead: a JSON array of tournaments as POST "
+       "/api/tournaments takes them, each with \"first\" (its first start, UTC) and \"every\" "
+       "(once, hour, day, week or month) instead of starts_at; docker/tournaments.json is an example",
+       [](Config& c, const FlagValue& v) { c.tournament_schedule = v.text; }},
       {"--clock-speed", "K",
        "for tests only: game clocks, grace times and the once-a-minute check of open sockets' sessions "
        "run K times faster (1-1000, default 1), so a test sees a timeout without waiting for it",

@@ -15,6 +15,7 @@ struct Config {
   std::string bind = "127.0.0.1";
   std::string db = "mancala.db";
   std::string static_root = "web-client";
+  std::string tournament_schedule;  // a JSON file of recurring tournaments; empty: none
   std::vector<std::string> allowed_origins;
   std::vector<std::string> trusted_proxies;  // their X-Forwarded-For names the client
   int threads = 1;

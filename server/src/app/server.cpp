@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "analysis_jobs.hpp"
@@ -179,6 +181,21 @@ std::unique_ptr<WebPush> start_web_push(const Config& config, std::optional<EcKe
   return push;
 }
 
+namespace {
+
+// The --tournament-schedule file's tournaments (none without the flag); a file that cannot be
+// read or followed stops the start-up with a message naming the entry.
+std::vector<ScheduledTournament> read_schedule(const std::string& path) {
+  if (path.empty()) return {};
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  if (!file) throw std::runtime_error("cannot read the tournament schedule '" + path + "'");
+  return parse_schedule(text.str());
+}
+
+}  // namespace
+
 int run_server(const Config& config) {
   set_log_level(config.log_level);
   if (!config.backup_to.empty()) {
@@ -191,6 +208,7 @@ int run_server(const Config& config) {
   if (!config.reset_password_of.empty()) return print_password_reset(config);
   if (!config.silence_who.empty() || !config.unsilence_who.empty()) return set_silence(config);
 
+  auto schedule = read_schedule(config.tournament_schedule);
   std::optional<EcKey> vapid_key;
   if (!config.vapid_key.empty()) vapid_key = EcKey::from_pem_file(config.vapid_key);
   Metrics metrics;
@@ -238,6 +256,8 @@ int run_server(const Config& config) {
   Tournaments tournaments(io, storage, hub, [] { return std::chrono::system_clock::now(); },
                           std::chrono::milliseconds(config.test_tournament_minute_ms));
   tournaments.delay_writes(std::chrono::milliseconds(config.test_tournament_write_delay_ms));
+  tournaments.follow(std::move(schedule));
+  tournaments.set_push_notices(push.get());
   if (!membership) tournaments.start();
   storage.delay_reads(std::chrono::milliseconds(config.test_read_delay_ms));  // after the start's reads
   if (router) router->delay_lookups(std::chrono::milliseconds(config.test_read_delay_ms));

@@ -14,7 +14,7 @@ constexpr auto kVapidLifetime = std::chrono::hours(12);  // RFC 8292 allows up t
 }  // namespace
 
 std::string push_payload(const PushNotice& notice) {
-  return Json{{"title", notice.title}, {"body", notice.body}, {"url", "#/room/" + notice.room_id}}.dump(
+  return Json{{"title", notice.title}, {"body", notice.body}, {"url", notice.route.empty() ? "#/room/" + notice.room_id : notice.route}}.dump(
       -1, ' ', false, Json::error_handler_t::replace);
 }
 

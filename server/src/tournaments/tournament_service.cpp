@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <set>
 #include <thread>
 
 #include "hub.hpp"
@@ -25,6 +26,8 @@ constexpr int kListLimit = 100;
 constexpr int kCorrespondenceSeconds = 24 * 60 * 60;
 // A start a little in the past is taken (a clock a few seconds behind), not a day ago.
 constexpr auto kStartSlack = std::chrono::minutes(1);
+// The registered players are reminded this many (arena) minutes before the start.
+constexpr int kReminderMinutes = 10;
 
 Refusal bad(const std::string& message) { return Refusal(Refusal::Kind::bad_request, "bad_request", message); }
 
@@ -62,29 +65,6 @@ StoredEntrant entrant_of(const TournamentPlayer& p) {
 
 }  // namespace
 
-std::optional<SystemTime> parse_iso_utc(const std::string& text) {
-  std::tm utc{};
-  int millis = 0;
-  char zone = 0;
-  int used = 0;
-  const bool with_millis = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c%n", &utc.tm_year, &utc.tm_mon,
-                                       &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &millis, &zone, &used) == 8;
-  if (!with_millis) {
-    millis = 0;
-    used = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
-                    &utc.tm_min, &utc.tm_sec, &zone, &used) != 7)
-      return std::nullopt;
-  }
-  if (zone != 'Z' || used != static_cast<int>(text.size())) return std::nullopt;
-  if (utc.tm_mon < 1 || utc.tm_mon > 12 || utc.tm_mday < 1 || utc.tm_mday > 31 || utc.tm_hour > 23 ||
-      utc.tm_min > 59 || utc.tm_sec > 60)
-    return std::nullopt;
-  utc.tm_year -= 1900;
-  utc.tm_mon -= 1;
-  return std::chrono::system_clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
-}
-
 struct Tournaments::Live {
   Live(net::io_context& io, StoredTournament meta_, SeekKind kind_, std::vector<int> sizes, const Now& now,
        SystemTime starts, SystemTime ends)
@@ -99,6 +79,7 @@ struct Tournaments::Live {
   std::chrono::steady_clock::time_point last_push{};
   bool push_scheduled = false;
   std::string last_text;
+  bool reminded = false;  // its players were told of the start (Web Push), or it was too late to
 };
 
 Tournaments::Tournaments(net::io_context& io, Storage& storage, Hub& hub, Now now, std::chrono::milliseconds minute)
@@ -127,6 +108,7 @@ void Tournaments::start() {
       ++held;
     }
   log_info("tournaments_loaded", {{"tournaments", held}});
+  register_next_starts();
 }
 
 // A game whose end was stored but whose points were not (the process died between the two
@@ -164,6 +146,8 @@ void Tournaments::hold(StoredTournament meta, std::vector<StoredEntrant> entrant
   std::vector<int> sizes{2};
   if (meta.game == "njaka") sizes = {2, 3, 4};  // the game's table sizes, as a seek's default
   auto live = std::make_shared<Live>(io_, meta, kind, sizes, now_, starts, ends_at(meta));
+  // Made or reloaded after its reminder's time: not reminded (a restart never reminds twice).
+  live->reminded = now_() >= reminder_at(meta);
   if (meta.kind == "round_robin") live->arena.run_as_round_robin();
   for (const auto& entrant : entrants) live->arena.restore(player_of(entrant));
   std::lock_guard lock(mutex_);
@@ -183,12 +167,30 @@ void Tournaments::arm(const std::shared_ptr<Live>& live) {
   const auto now = now_();
   const auto starts = parse_iso_utc(live->meta.starts_at).value_or(now);
   if (!live->arena.timed() && now >= starts) return;  // a round robin ends with its last game
-  const auto target = now < starts ? starts : live->arena.ends_at();
+  auto target = now < starts ? starts : live->arena.ends_at();
+  if (!live->reminded && now < reminder_at(live->meta)) target = reminder_at(live->meta);
   if (now >= target && live->meta.status == "running") return;  // ended: the last game finishes it
   live->timer.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(target - now));
   live->timer.async_wait([this, id = live->meta.id](const boost::system::error_code& error) {
     if (!error) on_timer(id);
   });
+}
+
+SystemTime Tournaments::reminder_at(const StoredTournament& meta) const {
+  const auto starts = parse_iso_utc(meta.starts_at).value_or(now_());
+  return starts - std::chrono::duration_cast<SystemTime::duration>(minute_ * kReminderMinutes);
+}
+
+// Each registered player who allows notices (a Web Push subscription) is told; with mutex_ held.
+void Tournaments::remind(Live& live) {
+  live.reminded = true;
+  if (!push_) return;
+  const auto& m = live.meta;
+  for (const auto& player : live.arena.players())
+    push_->notify({player.player_id, "tournament-" + m.id, "A tournament starts soon",
+                   "\"" + m.name + "\" starts in " + std::to_string(kReminderMinutes) + " minutes: come and play.",
+                   "#/tournaments/" + m.id});
+  log_info("tournament_reminded", {{"tournament", m.id}, {"players", live.arena.players().size()}});
 }
 
 void Tournaments::on_timer(const std::string& id) {
@@ -197,11 +199,13 @@ void Tournaments::on_timer(const std::string& id) {
     const auto it = live_.find(id);
     if (stopped_ || it == live_.end()) return;
     const auto& live = it->second;
+    if (!live->reminded && now_() >= reminder_at(live->meta)) remind(*live);
     if (live->meta.status == "upcoming" && live->arena.started()) {
       live->meta.status = "running";
       if (live->arena.timed()) live->meta.ends_at = format_utc(live->arena.ends_at());
       log_info("tournament_started", {{"tournament", id}, {"players", live->arena.players().size()}});
       later([this, id, ends = live->meta.ends_at] { storage_.tournaments().set_status(id, "running", ends); });
+      later([this] { register_next_starts(); });  // a scheduled one's next start
     }
     finish_if_over(live);
     changed(live);
@@ -329,7 +333,8 @@ std::shared_ptr<Tournaments::Live> Tournaments::find(const std::string& id) cons
 
 // ---- the HTTP API's calls -----------------------------------------------------------------
 
-Json Tournaments::create(const Json& body, const Player& creator) {
+// The tournament a POST body describes, checked (its start may be past: create() says so).
+StoredTournament Tournaments::checked_tournament(const Json& body, const Player& creator) const {
   if (!body.is_object()) throw bad("the body must be a JSON object");
   StoredTournament meta;
   meta.name = body.value("name", Json()).is_string() ? body["name"].get<std::string>() : "";
@@ -346,11 +351,9 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   const Json starts = body.value("starts_at", Json());
   const auto starts_at = starts.is_string() ? parse_iso_utc(starts.get<std::string>()) : std::nullopt;
   if (!starts_at) throw bad("'starts_at' must be a UTC time in ISO 8601, such as \"2026-01-01T18:00:00Z\"");
-  if (*starts_at < now_() - kStartSlack) throw bad("'starts_at' is in the past");
   const Json minutes = body.value("minutes", Json(60));
   if (!minutes.is_number_integer() || minutes.get<int>() < 1 || minutes.get<int>() > kMaxMinutes)
     throw bad("'minutes' must be an integer from 1 to " + std::to_string(kMaxMinutes));
-  meta.id = random_text(kRoomIdCharacters);
   meta.game = checked.kind.game;
   meta.options = checked.kind.options;
   meta.clock = checked.kind.clock ? protocol::clock_json(*checked.kind.clock) : Json();
@@ -358,12 +361,72 @@ Json Tournaments::create(const Json& body, const Player& creator) {
   meta.starts_at = format_utc(*starts_at);
   meta.minutes = minutes.get<int>();
   meta.ends_at = meta.kind == "arena" ? format_utc(ends_at(meta)) : "";
+  return meta;
+}
+
+Json Tournaments::create(const Json& body, const Player& creator) {
+  StoredTournament meta = checked_tournament(body, creator);
+  if (*parse_iso_utc(meta.starts_at) < now_() - kStartSlack) throw bad("'starts_at' is in the past");
   meta.created_by = creator.id;
+  store_and_hold(meta);
+  return view(meta.id);
+}
+
+void Tournaments::store_and_hold(StoredTournament& meta) {
+  meta.id = random_text(kRoomIdCharacters);
   meta.created = format_utc(now_());
   storage_.tournaments().create(meta);
-  log_info("tournament_created", {{"tournament", meta.id}, {"game", meta.game}, {"kind", meta.kind}});
+  log_info("tournament_created", {{"tournament", meta.id}, {"game", meta.game}, {"kind", meta.kind},
+                                  {"scheduled", meta.created_by.empty()}});
   hold(meta, {}, {});
-  return view(meta.id);
+}
+
+// ---- the operator's schedule ----------------------------------------------------------------
+
+namespace {
+// The schedule's tournaments are the house's (no creator); rated ones are allowed, as for an account.
+const Player& house() {
+  static const Player player = [] {
+    Player p;
+    p.account = true;
+    return p;
+  }();
+  return player;
+}
+}  // namespace
+
+Json Tournaments::body_starting(const ScheduledTournament& entry, SystemTime start) {
+  Json body = entry.body;
+  body["starts_at"] = format_utc(start);
+  return body;
+}
+
+void Tournaments::follow(std::vector<ScheduledTournament> schedule) {
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    try {
+      checked_tournament(body_starting(schedule[i], schedule[i].first), house());
+    } catch (const TournamentRefusal& refusal) {
+      throw ScheduleError("tournament schedule, entry " + std::to_string(i + 1) + " ('" + schedule[i].name() +
+                          "'): " + refusal.what());
+    }
+  }
+  schedule_ = std::move(schedule);
+}
+
+// Each entry's next start is registered ahead: made when it is not among the tournaments not
+// yet finished. Run at the start-up and after each tournament's start, on one thread at a time.
+void Tournaments::register_next_starts() {
+  if (schedule_.empty()) return;
+  std::set<std::pair<std::string, std::string>> known;  // (name, starts_at) of the house's
+  for (const char* status : {"upcoming", "running"})
+    for (const auto& meta : storage_.tournaments().list(status, kListLimit))
+      if (meta.created_by.empty()) known.emplace(meta.name, meta.starts_at);
+  for (const auto& entry : schedule_) {
+    const auto start = next_start(entry, now_());
+    if (!start || known.count({entry.name(), format_utc(*start)})) continue;
+    StoredTournament meta = checked_tournament(body_starting(entry, *start), house());
+    store_and_hold(meta);
+  }
 }
 
 Json Tournaments::view_of(const Live& live) const {
@@ -474,8 +537,9 @@ void Tournaments::watch(const Caller& caller, const std::string& id) {
     const auto live = find(id);
     if (!live) return caller.fail(protocol::Code::not_found, "no tournament '" + id + "' is run here");
     live->watchers[caller.connection.get()] = caller.connection;
+    // Its own copy; last_text stays what the others were last sent, so a push already on its
+    // way (a change they have not seen yet) still goes to them.
     text = protocol::write_tournament(view_of(*live));
-    live->last_text = text;
   }
   caller.ok();
   caller.reply(std::move(text));

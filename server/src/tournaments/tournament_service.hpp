@@ -29,6 +29,8 @@
 #include "connection.hpp"
 #include "identity.hpp"
 #include "net.hpp"
+#include "push_notices.hpp"
+#include "schedule.hpp"
 #include "seek_pool.hpp"
 #include "tournament_store.hpp"
 
@@ -46,9 +48,6 @@ struct TournamentRefusal : std::runtime_error {
   std::string code;
 };
 
-// "2026-01-01T10:00:00Z" or with milliseconds ("…:00.000Z"), UTC only; nothing else.
-std::optional<SystemTime> parse_iso_utc(const std::string& text);
-
 class Tournaments {
  public:
   using Now = std::function<SystemTime()>;
@@ -63,6 +62,11 @@ class Tournaments {
   // Tests only (`--test-tournament-write-delay-ms`): each write after a game, a start or a
   // pairing waits this long first, so that a test can kill the process before it lands.
   void delay_writes(std::chrono::milliseconds delay) { write_delay_ = delay; }
+  // The operator's schedule (--tournament-schedule), before start(): each entry's next start is
+  // kept registered ahead. Throws ScheduleError naming an entry that is not a valid tournament.
+  void follow(std::vector<ScheduledTournament> schedule);
+  // Where reminders go, ten (arena) minutes before a start; null: none (no --vapid-key).
+  void set_push_notices(PushNotices* push) { push_ = push; }
 
   // The HTTP API's calls, on a reader thread; they throw TournamentRefusal.
   // A new tournament from the POST body, by the account `creator`: its GET body.
@@ -77,11 +81,17 @@ class Tournaments {
 
  private:
   struct Live;
+  StoredTournament checked_tournament(const Json& body, const Player& creator) const;
+  void store_and_hold(StoredTournament& meta);  // gives it an id
+  static Json body_starting(const ScheduledTournament& entry, SystemTime start);
+  void register_next_starts();
   Json view_of(const Live& live) const;  // with mutex_ held
   void replay_ended_games(const std::vector<StoredPairing>& pairings);
   void hold(StoredTournament meta, std::vector<StoredEntrant> entrants, std::vector<StoredPairing> pairings);
   void arm(const std::shared_ptr<Live>& live);  // the next start or end
   void on_timer(const std::string& id);
+  SystemTime reminder_at(const StoredTournament& meta) const;
+  void remind(Live& live);
   void pair(const std::string& id);
   void opened(const std::string& id, const std::vector<std::string>& table, const std::string& room_id,
               const std::vector<std::string>& by_seat);
@@ -100,6 +110,8 @@ class Tournaments {
   Now now_;
   std::chrono::milliseconds minute_;
   std::chrono::milliseconds write_delay_{0};
+  std::vector<ScheduledTournament> schedule_;
+  PushNotices* push_ = nullptr;
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Live>> live_;   // not finished, by id
