@@ -107,7 +107,8 @@ const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js',
   'guide.js', 'movelist.js', 'room_board.js', 'rules.js', 'rounds.js', 'moves.js', 'boards/oanquan.js', 'boards/duovallis.js',
   'boards/cups.js', 'boards/rows.js', 'boards/coin_duel.js', 'boards/coin_duel_panel.js', 'boards/coins.js', 'boards/njaka.js',
   'boards/view.js', 'boards/index.js', 'account_forms.js', 'account_rules.js', 'profile.js',
-  'leaderboard.js', 'account_page.js', 'rating_graph.js', 'catalog.js', 'boards/names.js', 'import_page.js', 'analysis_panel.js', 'analysis_words.js', 'analysis_state.js', 'eval_graph.js'];
+  'leaderboard.js', 'account_page.js', 'rating_graph.js', 'catalog.js', 'boards/names.js', 'import_page.js', 'analysis_panel.js', 'analysis_words.js', 'analysis_state.js', 'eval_graph.js',
+  'tournaments_api.js', 'tournaments_list.js', 'tournaments_form.js', 'tournaments_page.js', 'tournaments_games.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([
