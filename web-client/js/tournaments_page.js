@@ -7,6 +7,7 @@ import { t, formatDateTime } from './i18n/index.js';
 import { gameName, gameType } from './catalog.js';
 import { describeOptions } from './options.js';
 import { rulesButton } from './rules.js';
+import { identity } from './storage.js';
 import { getTournament, joinTournament, leaveTournament, describeTournamentError, kindName, clockWords,
   scoreText, countdownText } from './tournaments_api.js';
 import { showingTournament, leftTournament } from './tournaments_games.js';
@@ -73,7 +74,8 @@ export function showTournamentPage(main, app, id) {
 
   function drawActions() {
     const mine = me();
-    const named = Boolean(app.me()) || app.isAccount();
+    // A guest kept in this browser has a name even before the server's welcome.
+    const named = Boolean(app.me()) || app.isAccount() || Boolean(identity.get()?.name);
     const button = (key, testid, run, primary = false) => h('button', { type: 'button', class: primary ? 'primary' : '',
       disabled: busy || undefined, dataset: { testid }, onclick: () => act(run) }, t(key));
     const arena = view.kind === 'arena';
