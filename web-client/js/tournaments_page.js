@@ -2,7 +2,7 @@
 // start and then to the end, Join / Withdraw before the start (Pause / Rejoin during an arena),
 // the standings and the games being played, kept live by `watch_tournament` (pushed by the
 // server at most once a second, never polled), subscribed again after every reconnect.
-import { h, toast } from './dom.js';
+import { h, s, toast } from './dom.js';
 import { t, formatDateTime } from './i18n/index.js';
 import { gameName, gameType } from './catalog.js';
 import { describeOptions } from './options.js';
@@ -130,13 +130,19 @@ export function showTournamentPage(main, app, id) {
       h('td', {}, String(player.rank)),
       h('td', {}, h('a', { class: 'player-link', href: `#/player/${encodeURIComponent(player.player_id)}` }, player.name),
         onFire(player) ? h('span', { class: 'flames', role: 'img', title: t('tournaments.on_fire', { count: player.streak }),
-          'aria-label': t('tournaments.on_fire', { count: player.streak }), dataset: { testid: `streak-${player.name}` } }, '🔥') : null,
+          'aria-label': t('tournaments.on_fire', { count: player.streak }), dataset: { testid: `streak-${player.name}` } }, flame()) : null,
         player.playing ? h('span', { class: 'tag playing', dataset: { testid: `playing-${player.name}` } }, t('tournaments.playing')) : null,
         player.paused ? h('span', { class: 'tag', dataset: { testid: `paused-${player.name}` } }, t('tournaments.paused')) : null),
       h('td', { class: 'num', dataset: { testid: `score-${player.name}` } }, scoreText(player.score)),
       h('td', { class: 'num' }, String(player.games)))))) : h('p', { class: 'muted' }, t('tournaments.no_players'));
     standings.replaceChildren(h('h2', {}, t('tournaments.standings', { count: players.length })), table);
   }
+
+  // Drawn, not an emoji: not every device has a font with one.
+  const flame = () => s('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' },
+    s('path', { d: 'M8 1c1.2 3 4.5 4.6 4.5 8.6A4.5 4.5 0 0 1 3.5 9.8c0-2.1 1.1-3.4 2.2-4.4 0 1.6.6 2.7 1.7 3.2C7.2 6.2 6.4 3.6 8 1z',
+      class: 'flame-outer' }),
+    s('path', { d: 'M8 8.2c.9 1.2 2 1.9 2 3.3a2 2 0 0 1-4 0c0-1 .6-1.6 1.1-2.1.1.6.4 1 .9 1.1-.3-.8-.4-1.5 0-2.3z', class: 'flame-inner' }));
 
   // Two wins in a row double an arena's next points: the flames say so.
   const onFire = (player) => view.kind === 'arena' && (player.streak ?? 0) >= 2;
@@ -152,13 +158,24 @@ export function showTournamentPage(main, app, id) {
   }
 
   // The countdown, once a second (only its words: the rest waits for the server's pushes).
-  const ticker = setInterval(() => { if (view && view.status !== 'finished') drawTiming(); }, 1000);
+  // Past an arena's end the server finishes it with its last game, and pushes that; but a push
+  // that falls within a second of another watcher's subscription is not sent (the server takes
+  // the view that watcher was sent for the one pushed): so once overdue the page asks again
+  // now and then until it hears the end.
+  let lastWatch = 0;
+  const OVERDUE_RECHECK_MS = 4000;
+  const ticker = setInterval(() => {
+    if (!view || view.status === 'finished') return;
+    drawTiming();
+    const overdue = view.status === 'running' && view.ends_at && Date.now() > Date.parse(view.ends_at) + 1000;
+    if (overdue && app.conn.online && Date.now() - lastWatch >= OVERDUE_RECHECK_MS) watch();
+  }, 1000);
 
   // The live view: `ok`, then the whole view, then every change; asked again after a reconnect
   // (the server forgets a closed connection's watches). A tournament this process does not run
   // (finished) answers not_found: the page read over HTTP stands.
   const offPush = app.conn.on('tournament', (message) => { if (message.id === id) show(message); });
-  const watch = () => app.conn.request({ type: 'watch_tournament', tournament: id }).catch(() => {});
+  const watch = () => { lastWatch = Date.now(); app.conn.request({ type: 'watch_tournament', tournament: id }).catch(() => {}); };
   const offWelcome = app.conn.on('welcome', () => { watch(); if (view) show(view); });
   if (app.conn.online) watch();
 

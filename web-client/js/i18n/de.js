@@ -797,7 +797,7 @@ export default {
   "tournaments.rules_arena": {"one": "Eine Arena von {count} Minute: Wer frei ist, wird sofort neu ausgelost, so oft die Zeit reicht; eine vor dem Ende begonnene Partie zählt noch.", "other": "Eine Arena von {count} Minuten: Wer frei ist, wird sofort neu ausgelost, so oft die Zeit reicht; eine vor dem Ende begonnene Partie zählt noch."},
   "tournaments.rules_arena_points": "Ein Sieg bringt 2 Punkte, ein Remis 1, eine Niederlage 0.",
   "tournaments.rules_arena_points_places": "Jeder bekommt 2 × (Plätze − Platz) Punkte: An einem Tisch zu dritt erhält der Erste 4, der Zweite 2, der Letzte 0; geteilte Plätze teilen ihre Punkte.",
-  "tournaments.rules_streak": "Zwei Siege in Folge bringen dich in eine Serie (🔥): Deine nächsten Punkte zählen doppelt, bis du nicht mehr gewinnst.",
+  "tournaments.rules_streak": "Zwei Siege in Folge bringen dich in eine Serie (eine Flamme neben deinem Namen): Deine nächsten Punkte zählen doppelt, bis du nicht mehr gewinnst.",
   "tournaments.rules_pause": "Pausiere, um nicht mehr ausgelost zu werden; mit „Wieder mitspielen“ geht es weiter. Deine Punkte bleiben.",
   "tournaments.rules_round_robin": "Ein Rundenturnier: Jedes Paar spielt einmal gegeneinander, alle Partien beginnen beim Start.",
   "tournaments.rules_round_robin_points": "Ein Sieg bringt 1 Punkt, ein Remis ½, eine Niederlage 0.",

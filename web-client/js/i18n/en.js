@@ -797,7 +797,7 @@ export default {
   "tournaments.rules_arena": {"one": "An arena of {count} minute: whoever is free is paired again at once, as often as time allows; a game begun before the end still counts.", "other": "An arena of {count} minutes: whoever is free is paired again at once, as often as time allows; a game begun before the end still counts."},
   "tournaments.rules_arena_points": "A win gives 2 points, a draw 1, a loss 0.",
   "tournaments.rules_arena_points_places": "Each player gets 2 × (seats − place) points: at a table of three the first gets 4, the second 2, the last 0; shared places share their points.",
-  "tournaments.rules_streak": "Two wins in a row put you on a streak (🔥): your next points count double until you stop winning.",
+  "tournaments.rules_streak": "Two wins in a row put you on a streak (a flame by your name): your next points count double until you stop winning.",
   "tournaments.rules_pause": "Pause to stop being paired; Rejoin to play again. Your points stay.",
   "tournaments.rules_round_robin": "A round robin: every pair of players meets once, all games at the start.",
   "tournaments.rules_round_robin_points": "A win gives 1 point, a draw ½, a loss 0.",

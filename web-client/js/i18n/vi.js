@@ -798,7 +798,7 @@ export default {
   "tournaments.rules_arena": {"other": "Giải arena dài {count} phút: ai rảnh sẽ được xếp cặp lại ngay, chơi được bao nhiêu ván tùy thời gian; ván bắt đầu trước khi hết giờ vẫn được tính."},
   "tournaments.rules_arena_points": "Thắng được 2 điểm, hòa 1, thua 0.",
   "tournaments.rules_arena_points_places": "Mỗi người được 2 × (số ghế − thứ hạng) điểm: ở bàn ba người, người nhất được 4, người nhì 2, người cuối 0; cùng hạng thì chia đều điểm.",
-  "tournaments.rules_streak": "Thắng hai ván liên tiếp là vào chuỗi thắng (🔥): điểm các ván tiếp theo được nhân đôi cho đến khi bạn không thắng nữa.",
+  "tournaments.rules_streak": "Thắng hai ván liên tiếp là vào chuỗi thắng (ngọn lửa cạnh tên bạn): điểm các ván tiếp theo được nhân đôi cho đến khi bạn không thắng nữa.",
   "tournaments.rules_pause": "Tạm nghỉ để không được xếp cặp nữa; Chơi tiếp để quay lại. Điểm của bạn vẫn giữ nguyên.",
   "tournaments.rules_round_robin": "Giải vòng tròn: mỗi cặp người chơi gặp nhau một lần, mọi ván bắt đầu cùng lúc.",
   "tournaments.rules_round_robin_points": "Thắng được 1 điểm, hòa ½, thua 0.",
