@@ -99,10 +99,11 @@ function drawBar() {
   bar.hidden = !tournament;
   if (!tournament) { bar.replaceChildren(); return; }
   const next = state.next?.tournament === tournament ? state.next.room : null;
-  bar.replaceChildren(
+  // replaceChildren writes a null as the text "null": only the nodes there are.
+  bar.replaceChildren(...[
     h('span', {}, t('tournaments.bar_game_of')),
     h('a', { class: 'button quiet small', href: `#/tournaments/${encodeURIComponent(tournament)}`, dataset: { testid: 'tournament-back' } },
       t('tournaments.back')),
     next ? h('a', { class: 'button primary small', href: `#/room/${encodeURIComponent(next)}`, dataset: { testid: 'tournament-next-game' } },
-      t('tournaments.next_game')) : null);
+      t('tournaments.next_game')) : null].filter(Boolean));
 }

@@ -46,12 +46,12 @@ export function showTournamentPage(main, app, id) {
 
   function drawHead() {
     const notes = describeOptions(view.game, view.options);
-    head.replaceChildren(
+    head.replaceChildren(...[
       h('h1', { dataset: { testid: 'tournament-name' } }, view.name),
       h('p', { class: 'tournament-facts', dataset: { testid: 'tournament-facts' } },
         [gameName(view.game), kindName(view.kind), clockWords(view.clock), view.rated ? t('players.rated') : t('tournaments.casual')].join(' · '),
         ' ', rulesButton(view.game, t('lobby.how_to_play'))),
-      notes.length ? h('p', { class: 'muted' }, notes.join(' · ')) : null);
+      notes.length ? h('p', { class: 'muted' }, notes.join(' · ')) : null].filter(Boolean));
   }
 
   // The start (or the end) in the viewer's own time zone and language, and how long until then.
