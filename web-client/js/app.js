@@ -67,6 +67,13 @@ const app = {
     });
     conn.restart({});
   },
+  // The name page, from a page anyone may read (a tournament's Join): the address stays, so
+  // once named the visitor is back on that page.
+  askName() {
+    leavePage?.();
+    leavePage = null;
+    askName();
+  },
   // After logging out: a new visitor, on the name page.
   leaveAccount() {
     account = null;

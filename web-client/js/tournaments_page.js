@@ -81,7 +81,8 @@ export function showTournamentPage(main, app, id) {
     const arena = view.kind === 'arena';
     const children = [];
     if (view.status === 'finished') children.push(h('span', { class: 'muted' }, t('tournaments.over')));
-    else if (!named) children.push(h('a', { class: 'button primary', href: '#/', dataset: { testid: 'tournament-pick-name' } }, t('tournaments.pick_name')));
+    else if (!named) children.push(h('button', { type: 'button', class: 'primary', dataset: { testid: 'tournament-pick-name' },
+      onclick: () => app.askName() }, t('tournaments.pick_name')));
     else if (!mine && (view.status === 'upcoming' || arena)) children.push(button('tournaments.join', 'tournament-join', joinTournament, true));
     else if (mine && view.status === 'upcoming') children.push(button('tournaments.withdraw', 'tournament-withdraw', leaveTournament));
     else if (mine && arena && mine.paused) children.push(button('tournaments.rejoin', 'tournament-rejoin', joinTournament, true));
