@@ -13,7 +13,7 @@ function remembered() {
   try { return JSON.parse(sessionStorage.getItem(KEY) ?? '{}') ?? {}; } catch { return {}; }
 }
 export const tournamentOfRoom = (roomId) => remembered()[roomId] ?? null;
-function rememberRoom(roomId, tournamentId) {
+export function rememberRoom(roomId, tournamentId) {
   const rooms = remembered();
   if (rooms[roomId] === tournamentId) return;
   rooms[roomId] = tournamentId;
@@ -53,26 +53,33 @@ export function installTournamentGames(app) {
     // In a room of a tournament (its game over, the result read): the next game is offered.
     const from = state.roomShown && tournamentOfRoom(state.roomShown);
     if (from) {
-      rememberRoom(room.id, from);
+      // Not remembered yet: a new game, which the tournament page takes the player to.
       state.next = { room: room.id, tournament: from };
       drawBar();
     }
   });
 }
 
-// Called by the tournament page with every view it shows: a game of mine in it, known to this
-// tab, is where I go (back from a finished game, the next one was paired while I was away).
+// My game being played in this view of a tournament, as this tab knows its rooms, or null.
+export function myGame(view) {
+  const app = state.app;
+  if (!app || !meIn(app, view)?.playing) return null;
+  return (view.rooms ?? []).find((roomId) => {
+    const room = app.roomsSeen.get(roomId);
+    return room && room.status === 'playing' && seatsMe(app, room);
+  }) ?? null;
+}
+
+// Called by the tournament page with every view it shows: a game of mine that this tab has not
+// been to yet is where I go (the next one, paired while I read the last one's result). A game I
+// have been to and left for this page is only offered (the page's link), so that I can pause.
 export function showingTournament(id, view) {
   const app = state.app;
   state.showing = view ? { id, view } : null;
-  if (!app || !view) return;
-  const me = meIn(app, view);
-  for (const roomId of view.rooms ?? []) {
-    const room = app.roomsSeen.get(roomId);
-    if (!room || !seatsMe(app, room)) continue;
-    rememberRoom(roomId, id);
-    if (me && me.playing && room.status === 'playing') { go(app, `#/room/${roomId}`); return; }
-  }
+  const roomId = view ? myGame(view) : null;
+  if (!roomId || tournamentOfRoom(roomId)) return;
+  rememberRoom(roomId, id);
+  go(app, `#/room/${roomId}`);
 }
 
 export const leftTournament = () => { state.showing = null; };
@@ -80,7 +87,10 @@ export const leftTournament = () => { state.showing = null; };
 // The bar above a room page of a tournament; app.js calls this on every route.
 export function routeTournamentBar(page, arg) {
   state.roomShown = page === 'room' && arg ? arg : null;
-  if (state.next && state.next.room === state.roomShown) state.next = null;
+  if (state.next && state.next.room === state.roomShown) {
+    rememberRoom(state.next.room, state.next.tournament);
+    state.next = null;
+  }
   drawBar();
 }
 

@@ -10,7 +10,7 @@ import { rulesButton } from './rules.js';
 import { identity } from './storage.js';
 import { getTournament, joinTournament, leaveTournament, describeTournamentError, kindName, clockWords,
   scoreText, countdownText } from './tournaments_api.js';
-import { showingTournament, leftTournament } from './tournaments_games.js';
+import { showingTournament, leftTournament, myGame, rememberRoom } from './tournaments_games.js';
 
 export function showTournamentPage(main, app, id) {
   let view = null;
@@ -88,6 +88,11 @@ export function showTournamentPage(main, app, id) {
     else if (mine && arena && mine.paused) children.push(button('tournaments.rejoin', 'tournament-rejoin', joinTournament, true));
     else if (mine && arena) children.push(button('tournaments.pause', 'tournament-pause', leaveTournament));
     else if (!mine) children.push(h('span', { class: 'muted' }, t('tournaments.closed_round_robin')));
+    const game = mine ? myGame(view) : null;
+    if (game) {
+      children.unshift(h('a', { class: 'button primary', href: `#/room/${encodeURIComponent(game)}`, dataset: { testid: 'tournament-my-game' } },
+        t('tournaments.to_my_game')));
+    }
     if (mine) {
       const words = view.status === 'upcoming' ? 'tournaments.you_joined' : mine.paused ? 'tournaments.you_paused'
         : mine.playing ? 'tournaments.you_playing' : view.status === 'running' ? 'tournaments.you_waiting' : 'tournaments.you_played';
@@ -153,7 +158,9 @@ export function showTournamentPage(main, app, id) {
     games.hidden = view.status !== 'running' && !rooms.length;
     games.replaceChildren(h('h2', {}, t('tournaments.games_now')), rooms.length
       ? h('ul', { class: 'plain' }, rooms.map((roomId, i) => h('li', {},
-        h('a', { href: `#/room/${encodeURIComponent(roomId)}`, dataset: { testid: `tournament-room-${roomId}` } },
+        // Watched from here, the room has the bar back to the tournament too.
+        h('a', { href: `#/room/${encodeURIComponent(roomId)}`, dataset: { testid: `tournament-room-${roomId}` },
+          onclick: () => rememberRoom(roomId, id) },
           t('tournaments.watch_game', { n: i + 1 })))))
       : h('p', { class: 'muted' }, t('tournaments.no_games')));
   }

@@ -48,6 +48,31 @@ async function newAccount(name, { viewport = LAPTOP, timezoneId } = {}) {
   return page;
 }
 
+// An arena of Cups (three cups a row, 3+2) from the list page's form, starting in `leadS`
+// seconds; its id.
+async function createArena(page, name, { leadS, minutes }) {
+  await page.goto(`${server.url}/#/tournaments`);
+  await page.getByTestId('tn-name').fill(name);
+  await page.getByTestId('tn-game').selectOption('cups');
+  await fillOptions(page.getByTestId('tournament-form'), { cups_per_side: 3 });
+  await page.getByTestId('tn-minutes').fill(String(minutes));
+  await page.getByTestId('tn-starts').fill(await localField(page, Date.now() + leadS * 1000));
+  await page.getByTestId('tn-create').click();
+  await page.waitForURL(new RegExp(`#/tournaments/[^/]+$`));
+  return /#\/tournaments\/([^/?]+)/.exec(page.url())[1];
+}
+
+// The datetime-local value of `at` in the page's own time zone, to the second.
+function localField(page, at) {
+  return page.evaluate((at) => {
+    const d = new Date(at);
+    const pad = (n) => String(n).padStart(2, '0');
+    // The field writes a whole minute without its seconds (and Playwright compares what it shows).
+    const seconds = d.getSeconds() ? `:${pad(d.getSeconds())}` : '';
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}${seconds}`;
+  }, Math.ceil(at / 1000) * 1000);
+}
+
 // A fresh browser profile with no name chosen, at `hash`.
 async function visitorAt(hash, viewport = LAPTOP) {
   const context = await browser.newContext({ viewport });
@@ -123,13 +148,7 @@ describe('tournaments', () => {
     await ada.getByTestId('tn-minutes').fill('1');
     // The start in the browser's own time (Vietnam, UTC+7), to the second.
     const startsAt = new Date(Math.ceil((Date.now() + LEAD_S * 1000) / 1000) * 1000);
-    const local = await ada.evaluate((at) => {
-      const d = new Date(at);
-      const pad = (n) => String(n).padStart(2, '0');
-      // The field writes a whole minute without its seconds (and Playwright compares what it shows).
-      const seconds = d.getSeconds() ? `:${pad(d.getSeconds())}` : '';
-      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}${seconds}`;
-    }, startsAt.getTime());
+    const local = await localField(ada, startsAt.getTime());
     const utcHour = startsAt.getUTCHours();
     assert.equal(Number(local.slice(11, 13)), (utcHour + 7) % 24, 'the field is in Vietnam time');
     await ada.getByTestId('tn-starts').fill(local);
@@ -260,5 +279,47 @@ describe('tournaments', () => {
     await standing(phone, 'Ada').waitFor();
     await screenshot(phone, 'tournament-finished-390');
     for (const page of [ada, ...Object.values(guests), watcher, phone]) assert.deepEqual(page.errors, []);
+    await phone.context().close();
+  });
+
+  it('a player pauses during an arena (the game goes on and counts), then rejoins and is paired again', async () => {
+    const { Bo: bo, Cy: cy } = guests;
+    const second = await createArena(ada, 'Pause Cups', { leadS: 8, minutes: 2 });
+    for (const page of [bo, cy]) {
+      await page.goto(`${server.url}/#/tournaments/${second}`);
+      await page.getByTestId('tournament-join').click();
+    }
+    await standing(bo, 'Cy').waitFor();
+    // At the start both are taken to their game.
+    const [boRoom, cyRoom] = await Promise.all([bo, cy].map(async (page) => {
+      await page.waitForURL(/#\/room\//, { timeout: 20000 });
+      return roomOfUrl(page);
+    }));
+    assert.equal(boRoom, cyRoom);
+    // Cy goes back to the page during the game: not sent back to it, but offered it; she pauses.
+    await cy.waitForSelector(`[data-testid=room][data-room="${cyRoom}"][data-settled=true]`);
+    await cy.getByTestId('tournament-back').click();
+    await cy.getByTestId('tournament-my-game').waitFor();
+    await cy.getByTestId('tournament-pause').click();
+    await cy.getByTestId('tournament-rejoin').waitFor();
+    await cy.getByTestId('paused-Cy').waitFor();
+    // The game goes on: she resigns it, and it counts for Bo.
+    await cy.getByTestId('tournament-my-game').click();
+    await cy.getByTestId('resign').click();
+    for (const page of [bo, cy]) await page.getByTestId('result').waitFor();
+    await bo.getByTestId('tournament-back').click();
+    await bo.waitForFunction(() => document.querySelector('[data-testid="standing-Bo"]')?.dataset.score === '2');
+    assert.equal(await bo.getByTestId('tournament-you').textContent(), 'Waiting for your next opponent: stay on this page to be taken to your game.');
+    // Paused, Cy gets no new game; once she rejoins, both are taken to the next one.
+    await cy.getByTestId('tournament-back').click();
+    await cy.getByTestId('paused-Cy').waitFor();
+    assert.equal(await cy.getByTestId('tournament-my-game').count(), 0);
+    await cy.getByTestId('tournament-rejoin').click();
+    const [boNext, cyNext] = await Promise.all([bo, cy].map(async (page) => {
+      await page.waitForURL((url) => url.hash.startsWith('#/room/') && !url.hash.endsWith(boRoom), { timeout: 20000 });
+      return roomOfUrl(page);
+    }));
+    assert.equal(boNext, cyNext);
+    for (const page of [bo, cy]) assert.deepEqual(page.errors, []);
   });
 });

@@ -816,6 +816,7 @@ export default {
   "tournaments.watch_game": "Partie {n} ansehen",
   "tournaments.bar_game_of": "Eine Turnierpartie.",
   "tournaments.back": "Zurück zum Turnier",
+  "tournaments.to_my_game": "Zu deiner Partie",
   "tournaments.next_game": "Deine nächste Partie hat begonnen: spielen",
   "tournaments.create_title": "Ein Turnier anlegen",
   "tournaments.create_accounts_only": "Melde dich an oder registriere dich, um ein Turnier anzulegen.",

@@ -816,6 +816,7 @@ export default {
   "tournaments.watch_game": "Watch game {n}",
   "tournaments.bar_game_of": "A tournament game.",
   "tournaments.back": "Back to the tournament",
+  "tournaments.to_my_game": "Go to your game",
   "tournaments.next_game": "Your next game has started: play",
   "tournaments.create_title": "Create a tournament",
   "tournaments.create_accounts_only": "Log in or sign up to create a tournament.",

@@ -817,6 +817,7 @@ export default {
   "tournaments.watch_game": "Xem ván {n}",
   "tournaments.bar_game_of": "Một ván của giải đấu.",
   "tournaments.back": "Quay lại giải đấu",
+  "tournaments.to_my_game": "Đến ván của bạn",
   "tournaments.next_game": "Ván tiếp theo của bạn đã bắt đầu: vào chơi",
   "tournaments.create_title": "Tạo giải đấu",
   "tournaments.create_accounts_only": "Đăng nhập hoặc đăng ký để tạo giải đấu.",
