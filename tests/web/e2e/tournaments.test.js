@@ -322,4 +322,46 @@ describe('tournaments', () => {
     assert.equal(boNext, cyNext);
     for (const page of [bo, cy]) assert.deepEqual(page.errors, []);
   });
+
+  it('a rated round robin: its rules in words, refused to a guest in words, read in German on a phone', async () => {
+    await ada.goto(`${server.url}/#/tournaments`);
+    await ada.getByTestId('tn-name').fill('Sunday round robin');
+    await ada.getByTestId('tn-game').selectOption('cups');
+    await ada.getByTestId('tn-clock').selectOption('none');
+    await ada.getByTestId('tn-kind').selectOption('round_robin');
+    assert.equal(await ada.getByTestId('tn-minutes').isVisible(), false, 'a round robin has no length');
+    await ada.getByTestId('tn-rated').check();
+    await ada.getByTestId('tn-starts').fill(await localField(ada, Date.now() + 3600 * 1000));
+    await ada.getByTestId('tn-create').click();
+    await ada.waitForURL(/#\/tournaments\/[^/]+$/);
+    const robin = /#\/tournaments\/([^/?]+)/.exec(ada.url())[1];
+    // No clock given: a day per move, as the server sets it.
+    await ada.getByTestId('tournament-facts').filter({ hasText: 'Cups · Round robin · 1 day per move · Rated' }).waitFor();
+    const rules = await ada.getByTestId('tournament-rules').textContent();
+    assert.match(rules, /every pair of players meets once/);
+    assert.match(rules, /A win gives 1 point, a draw ½, a loss 0/);
+    await ada.getByTestId('tournament-join').click();
+    await standing(ada, 'Ada').waitFor();
+
+    // A guest may read it, but the server refuses him a rated tournament: said in words.
+    await watcher.goto(`${server.url}/#/tournaments/${robin}`);
+    await watcher.getByTestId('tournament-join').click();
+    await watcher.getByTestId('error').filter({ hasText: 'Only players with an account can play a rated tournament' }).waitFor();
+
+    // In German, on a phone.
+    const context = await browser.newContext({ viewport: PHONE, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (error) => page.errors.push(error.message));
+    await page.goto(`${server.url}/#/tournaments/${robin}`);
+    await page.getByTestId('tournament-facts').filter({ hasText: 'Rundenturnier' }).waitFor();
+    assert.match(await page.getByTestId('tournament-rules').textContent(), /Ein Sieg bringt 1 Punkt, ein Remis ½, eine Niederlage 0/);
+    assert.match(await page.getByTestId('tournament-countdown').textContent(), /beginnt in 0:59:\d\d|beginnt in 1:00:00/);
+    await screenshot(page, 'tournament-round-robin-de-390');
+    await page.goto(`${server.url}/#/tournaments`);
+    await page.getByTestId('tournaments-upcoming').getByTestId(`tournament-${robin}`).waitFor();
+    await screenshot(page, 'tournaments-list-de-390');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
 });
