@@ -356,7 +356,7 @@ describe('tournaments', () => {
     await page.goto(`${server.url}/#/tournaments/${robin}`);
     await page.getByTestId('tournament-facts').filter({ hasText: 'Rundenturnier' }).waitFor();
     assert.match(await page.getByTestId('tournament-rules').textContent(), /Ein Sieg bringt 1 Punkt, ein Remis ½, eine Niederlage 0/);
-    assert.match(await page.getByTestId('tournament-countdown').textContent(), /beginnt in 0:59:\d\d|beginnt in 1:00:00/);
+    assert.match(await page.getByTestId('tournament-countdown').textContent(), /^beginnt in (59:\d\d|1:00:00)$/);
     await screenshot(page, 'tournament-round-robin-de-390');
     await page.goto(`${server.url}/#/tournaments`);
     await page.getByTestId('tournaments-upcoming').getByTestId(`tournament-${robin}`).waitFor();
