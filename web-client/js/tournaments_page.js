@@ -166,24 +166,15 @@ export function showTournamentPage(main, app, id) {
   }
 
   // The countdown, once a second (only its words: the rest waits for the server's pushes).
-  // Past an arena's end the server finishes it with its last game, and pushes that; but a push
-  // that falls within a second of another watcher's subscription is not sent (the server takes
-  // the view that watcher was sent for the one pushed): so once overdue the page asks again
-  // now and then until it hears the end.
-  let lastWatch = 0;
-  const OVERDUE_RECHECK_MS = 4000;
   const ticker = setInterval(() => {
-    if (!view || view.status === 'finished') return;
-    drawTiming();
-    const overdue = view.status === 'running' && view.ends_at && Date.now() > Date.parse(view.ends_at) + 1000;
-    if (overdue && app.conn.online && Date.now() - lastWatch >= OVERDUE_RECHECK_MS) watch();
+    if (view && view.status !== 'finished') drawTiming();
   }, 1000);
 
   // The live view: `ok`, then the whole view, then every change; asked again after a reconnect
   // (the server forgets a closed connection's watches). A tournament this process does not run
   // (finished) answers not_found: the page read over HTTP stands.
   const offPush = app.conn.on('tournament', (message) => { if (message.id === id) show(message); });
-  const watch = () => { lastWatch = Date.now(); app.conn.request({ type: 'watch_tournament', tournament: id }).catch(() => {}); };
+  const watch = () => { app.conn.request({ type: 'watch_tournament', tournament: id }).catch(() => {}); };
   const offWelcome = app.conn.on('welcome', () => { watch(); if (view) show(view); });
   if (app.conn.online) watch();
 
