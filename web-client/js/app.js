@@ -7,6 +7,7 @@
 //   #/history/<id>?analyse  the viewer, asking for the analysis   #/import  a game as text
 //   #/player/<name or id>  a profile    #/leaderboard/<game>  a game's best rated players
 //   #/account          your account     #/reset/<code>   set a new password (an operator's link)
+//   #/tournaments      the tournaments  #/tournaments/<id>  one tournament
 import { h, toast } from './dom.js';
 import { t, LANGUAGES, language, saveLanguage, startLanguage, translatePage } from './i18n/index.js';
 import { Connection } from './connection.js';
@@ -25,6 +26,9 @@ import { showNamePage } from './name_page.js';
 import { showAccountPage, showResetPage } from './account_page.js';
 import { showProfile } from './profile.js';
 import { showLeaderboard } from './leaderboard.js';
+import { showTournamentList } from './tournaments_list.js';
+import { showTournamentPage } from './tournaments_page.js';
+import { installTournamentGames, routeTournamentBar } from './tournaments_games.js';
 import { pushSupported, serverKey, currentSubscription, subscribe, unsubscribe, followWorker } from './push.js';
 
 const main = document.getElementById('main');
@@ -63,6 +67,13 @@ const app = {
     });
     conn.restart({});
   },
+  // The name page, from a page anyone may read (a tournament's Join): the address stays, so
+  // once named the visitor is back on that page.
+  askName() {
+    leavePage?.();
+    leavePage = null;
+    askName();
+  },
   // After logging out: a new visitor, on the name page.
   leaveAccount() {
     account = null;
@@ -77,6 +88,7 @@ const app = {
 };
 
 conn.on('room', (message) => app.rememberRoom(message.room));
+installTournamentGames(app);     // after rememberRoom: a paired room is known when it is acted on
 conn.on('welcome', (welcome) => {
   const before = me?.player_id;
   me = welcome;
@@ -127,6 +139,7 @@ const OPEN_PAGES = {
   leaderboard: (arg) => showLeaderboard(main, app, arg),
   account: () => showAccountPage(main, app),
   reset: (arg) => showResetPage(main, app, arg),
+  tournaments: (arg) => (arg ? showTournamentPage(main, app, arg) : showTournamentList(main, app)),
 };
 
 function route() {
@@ -136,6 +149,7 @@ function route() {
   const [, page, raw] = hash.split('?')[0].split('/');
   const arg = raw ? decodePart(raw) : '';
   if (arg === null) { showBadLink(page); return; }
+  routeTournamentBar(page, arg);   // the way back above a tournament's room
   if (OPEN_PAGES[page]) {
     const leave = OPEN_PAGES[page](arg);     // a page that keeps something going says how to stop it
     leavePage = typeof leave === 'function' ? leave : null;
