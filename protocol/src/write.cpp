@@ -73,9 +73,10 @@ std::string write_chat(std::string_view room, const ChatLine& line) {
   return to_json_text(out);
 }
 
-std::string write_seeking(const RequestId& id, std::string_view seek_id) {
+std::string write_seeking(const RequestId& id, std::string_view seek_id, int delayed_s) {
   Json out = message("seeking", id);
   out["seek"] = seek_id;
+  if (delayed_s > 0) out["delayed_s"] = delayed_s;
   return to_json_text(out);
 }
 

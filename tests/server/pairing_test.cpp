@@ -327,13 +327,16 @@ TEST(QuickPairing, APlayerWhoLeavesPairedGamesUnplayedIsPairedLaterThanOthers) {
   EXPECT_EQ(counted(), 2u) << server.log();
   EXPECT_EQ(server.log().find("\"player\":\"" + bo_id + "\""), std::string::npos) << "Bo left none";
 
-  seek_id(ada, seek("cups"));
+  // The reply says how long she waits, so the page can tell her why.
+  const Json delayed = ada.request(seek("cups"));
   const auto sought = std::chrono::steady_clock::now();
+  EXPECT_EQ(delayed.value("type", ""), "seeking") << delayed.dump();
+  EXPECT_EQ(delayed.value("delayed_s", 0), 30) << delayed.dump();
   Client cy(server.port()), di(server.port()), eve(server.port());
   cy.hello("Cy");
   di.hello("Di");
   eve.hello("Eve");
-  seek_id(cy, seek("cups"));
+  EXPECT_FALSE(cy.request(seek("cups")).contains("delayed_s")) << "no wait for who left nothing unplayed";
   seek_id(di, seek("cups"));
   EXPECT_EQ(cy.wait_for(is_room)["room"]["id"], di.wait_for(is_room)["room"]["id"]) << "Cy and Di go first";
   seek_id(eve, seek("cups"));

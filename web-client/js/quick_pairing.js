@@ -4,8 +4,8 @@
 // own waiting seek with its Cancel button and, after a while, the offer to play the computer
 // meanwhile. The seeks live in this module, not the page: a player who plays the computer while
 // waiting is taken to the paired game when it starts.
-import { h, toast } from './dom.js';
-import { t } from './i18n/index.js';
+import { h, morph, toast } from './dom.js';
+import { t, aboutSpan } from './i18n/index.js';
 import { gameIds, gameName, gameType } from './catalog.js';
 import { GAMES } from './boards/index.js';
 import { describeError } from './errors.js';
@@ -31,7 +31,7 @@ const kindOf = (seek) => JSON.stringify([seek.game, seek.clock ?? null, Boolean(
 
 const state = {
   app: null,
-  seeks: new Map(),   // seek id -> { message, since }
+  seeks: new Map(),   // seek id -> { message, since, heldUntil }
   latest: null,       // the last `seeks` message
   redraws: new Set(), // the cards on screen
 };
@@ -72,7 +72,9 @@ async function startSeek(app, message, since = Date.now()) {
   try {
     const reply = await app.conn.request(message, { resend: false });
     // Paired at once: the room may have come before this reply (then nothing is waiting).
-    state.seeks.set(reply.seek, { message, since });
+    // The mild playban holds a seek back (`delayed_s`): the card says why and for how long.
+    const heldUntil = reply.delayed_s ? Date.now() + reply.delayed_s * 1000 : 0;
+    state.seeks.set(reply.seek, { message, since, heldUntil });
     redraw();
   } catch (error) { toast(describeError(error)); }
 }
@@ -111,15 +113,19 @@ export function quickPairingCard(app) {
 
   function drawWaiting() {
     const now = Date.now();
-    waiting.replaceChildren(...[...state.seeks].map(([id, { message, since }]) => {
+    // Redrawn every second for its clock: morph keeps the focused Cancel button in place.
+    morph(waiting, [...state.seeks].map(([id, { message, since, heldUntil }]) => {
       const seconds = Math.floor((now - since) / 1000);
       const offer = now - since >= OFFER_COMPUTER_AFTER_MS;
+      const held = heldUntil > now ? h('p', { class: 'muted', dataset: { testid: 'qp-held' } },
+        t('pairing.held_back', { span: aboutSpan(Math.ceil((heldUntil - now) / 1000)) })) : null;
       return h('div', { class: 'qp-seek', dataset: { testid: `qp-seek-${id}` } },
         h('p', { class: 'row' },
           h('span', { class: 'spinner', 'aria-hidden': 'true' }),
           h('span', {}, t(message.rated ? 'pairing.looking_rated' : 'pairing.looking', { game: gameName(message.game),
             clock: timeControlText(message.clock), time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}` })),
           h('button', { type: 'button', class: 'quiet', dataset: { testid: 'qp-cancel' }, onclick: () => cancelSeek(app, id) }, t('computer.cancel'))),
+        held,
         offer ? h('p', { class: 'qp-offer', dataset: { testid: 'qp-offer' } },
           `${t('pairing.nobody_yet')} `,
           h('button', { type: 'button', dataset: { testid: 'qp-play-computer' }, onclick: () => openPlayComputer(app, message.game) },

@@ -301,7 +301,8 @@ void Hub::add_seek(const Caller& caller, SeekRequest request, std::set<std::stri
     return caller.fail(refusal->code, refusal->message, refusal->details);
   if (!seek_id.empty()) return;  // taken over from the pool's previous holder: answered there
   // A table found at once is being stored: its `room` follows this reply.
-  caller.reply(protocol::write_seeking(caller.id, std::get<std::string>(added)));
+  const auto& made = std::get<Pairing::SeekMade>(added);
+  caller.reply(protocol::write_seeking(caller.id, made.seek_id, static_cast<int>(made.delayed.count())));
 }
 
 void Hub::end_seeks_of_seated(const std::vector<std::string>& player_ids) {

@@ -146,23 +146,23 @@ std::vector<std::shared_ptr<Connection>> Pairing::connections_of(const std::stri
 
 // ---- seeks -----------------------------------------------------------------------------
 
-std::variant<std::string, protocol::Error> Pairing::seek(const Player& player, SeekRequest request,
+std::variant<Pairing::SeekMade, protocol::Error> Pairing::seek(const Player& player, SeekRequest request,
                                                          std::set<std::string> muted, const std::string& kept_id) {
   std::optional<Table> table;
-  std::string seek_id;
+  SeekMade made;
   {
     const std::lock_guard lock(mutex_);
     if (!muted.empty()) muted_[player.id] = std::move(muted);
     auto added = pool_.add(player.id, request.kind, std::move(request.seats), request.rating, kept_id);
     if (auto* error = std::get_if<protocol::Error>(&added)) return std::move(*error);
     auto& taken = std::get<SeekPool::Added>(added);
-    seek_id = taken.seek_id;
+    made = {taken.seek_id, taken.delayed};
     table = std::move(taken.table);
     arm_sweep();
   }
   if (table) seat_all({std::move(*table)});
   changed();
-  return seek_id;
+  return made;
 }
 
 bool Pairing::cancel(const std::string& player_id, const std::string& seek_id) {

@@ -66,7 +66,11 @@ class Pairing {
   // A checked seek; `muted`: whom the player muted. Its id, or too_many_seeks. A table found
   // at once goes to SeatTable before this returns.
   // `seek_id` not empty: a seek taken over from the pool's previous holder keeps its id.
-  std::variant<std::string, protocol::Error> seek(const Player& player, SeekRequest request,
+  struct SeekMade {
+    std::string seek_id;
+    std::chrono::seconds delayed{0};  // the mild playban's wait before it is considered
+  };
+  std::variant<SeekMade, protocol::Error> seek(const Player& player, SeekRequest request,
                                                   std::set<std::string> muted, const std::string& seek_id = "");
   bool cancel(const std::string& player_id, const std::string& seek_id);
   // The player sat down in a room: their seeks end.

@@ -43,12 +43,13 @@ std::variant<SeekPool::Added, protocol::Error> SeekPool::add(const std::string& 
     bucket.kind = kind;
     bucket.order = next_order_++;
   }
-  const SystemTime since = now_() + playban_delay(player_id);
+  const std::chrono::seconds delayed = playban_delay(player_id);
+  const SystemTime since = now_() + delayed;
   Seeker seeker{seek_id.empty() ? id_prefix_ + std::to_string(++next_id_) : seek_id, player_id, std::move(seats), rating, since};
   held.emplace_back(seeker.seek_id, key);
   bucket.seekers.push_back(seeker);
   ++seeks_;
-  Added added{seeker.seek_id, std::nullopt};
+  Added added{seeker.seek_id, std::nullopt, delayed};
   // Only tables around the newcomer are new: every other one was looked for already.
   if (auto indices = best_table(bucket, bucket.seekers.size() - 1, now_())) {
     const int size = static_cast<int>(indices->size());

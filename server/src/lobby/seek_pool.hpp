@@ -85,6 +85,7 @@ class SeekPool {
   struct Added {
     std::string seek_id;
     std::optional<Table> table;  // the seek was paired at once
+    std::chrono::seconds delayed{0};  // the playban's wait before it is considered
   };
   // A new seek (`seats` ascending and non-empty), paired at once when it can be; too_many_seeks
   // when the player holds kMaxSeeksPerPlayer already. `seek_id` (not empty): the id it had at the

@@ -56,6 +56,33 @@ describe('quick pairing', () => {
     assert.deepEqual([...cy.errors, ...di.errors], []);
   });
 
+  it('tells a player who left paired games unplayed why their seek waits, and keeps Cancel focused', async () => {
+    const gil = await newPlayer(browser, server.url, 'Gil');
+    const hal = await newPlayer(browser, server.url, 'Hal');
+    for (let game = 0; game < 2; game += 1) {
+      await gil.getByTestId('qp-cups-long').click();
+      await hal.getByTestId('qp-cups-long').click();
+      await Promise.all([inGame(gil), inGame(hal)]);
+      await gil.getByTestId('resign').click();               // before his first move
+      await hal.getByTestId('result').waitFor();
+      for (const page of [gil, hal]) await page.goto(new URL('/#/', page.url()).href);
+    }
+    // Both games counted (the server logs each): his next seek is held back, and the card says why.
+    await gil.getByTestId('qp-cups-long').click();
+    const held = gil.getByTestId('qp-held');
+    await held.waitFor();
+    assert.match(await held.textContent(), /You left recent paired games before your first move, so players who come after you are paired first for 30 seconds/);
+    await screenshot(gil, 'lobby-quick-pairing-held');
+    // The card redraws every second for its clock; a keyboard user's focus on Cancel stays.
+    await gil.getByTestId('qp-cancel').focus();
+    const clockText = await gil.getByTestId('qp-waiting').textContent();
+    await gil.waitForFunction((before) => document.querySelector('[data-testid=qp-waiting]').textContent !== before, clockText);
+    assert.equal(await gil.evaluate(() => document.activeElement?.dataset.testid), 'qp-cancel');
+    await gil.keyboard.press('Enter');
+    await gil.getByTestId('qp-cancel').waitFor({ state: 'detached' });
+    assert.deepEqual([...gil.errors, ...hal.errors], []);
+  });
+
   for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }]) {
     it(`shows a waiting seek with Cancel and the offer of the computer at ${viewport.width} px`, async () => {
       const eve = await newPlayer(browser, server.url, `Eve ${viewport.width}`, { viewport });

@@ -338,6 +338,7 @@ export default {
   "pairing.looking": "Suche einen Gegner: {game}, {clock} · {time}",
   "pairing.looking_rated": "Suche einen Gegner für eine gewertete Partie: {game}, {clock} · {time}",
   "pairing.nobody_yet": "Noch niemand. Solange gegen den Computer spielen? Deine Suche bleibt offen, und die Partie mit einem Menschen öffnet sich, sobald jemand zu dir passt.",
+  "pairing.held_back": "Du hast kürzlich zugeteilte Partien vor deinem ersten Zug verlassen. Deshalb werden für {span} Spieler, die nach dir kommen, zuerst zugeteilt. Deine Suche bleibt offen.",
   "pairing.play_computer_meanwhile": "Solange gegen den Computer",
   "pairing.here": {"one": "{count} da", "other": "{count} da"},
   "pairing.waiting_now": "Warten gerade",

@@ -339,6 +339,7 @@ export default {
   "pairing.looking_rated": "Looking for a rated opponent: {game}, {clock} · {time}",
   "pairing.nobody_yet": "Nobody yet. Play the computer while you wait? Your seek stays open, and the game with a person opens as soon as one is paired with you.",
   "pairing.play_computer_meanwhile": "Play the computer meanwhile",
+  "pairing.held_back": "You left recent paired games before your first move, so players who come after you are paired first for {span}. Your seek stays open.",
   "pairing.here": {"one": "{count} here", "other": "{count} here"},
   "pairing.waiting_now": "Waiting now",
   "pairing.waiting": {"one": "{count} waiting", "other": "{count} waiting"},

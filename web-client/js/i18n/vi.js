@@ -339,6 +339,7 @@ export default {
   "pairing.looking": "Đang tìm đối thủ: {game}, {clock} · {time}",
   "pairing.looking_rated": "Đang tìm đối thủ cho ván tính điểm: {game}, {clock} · {time}",
   "pairing.nobody_yet": "Chưa có ai. Chơi với máy trong lúc chờ? Lượt tìm của bạn vẫn mở, và ván với người sẽ mở ngay khi có người được ghép với bạn.",
+  "pairing.held_back": "Gần đây bạn đã rời các ván được ghép trước khi đi nước đầu tiên, nên trong {span} tới, người đến sau bạn sẽ được ghép trước. Yêu cầu tìm đối thủ của bạn vẫn mở.",
   "pairing.play_computer_meanwhile": "Chơi với máy trong lúc chờ",
   "pairing.here": {"other": "{count} người ở đây"},
   "pairing.waiting_now": "Đang chờ",

@@ -112,7 +112,8 @@ std::string write_presence(std::string_view room, int seat, bool connected,
 Json to_json(const RoomSummary& summary);
 
 // A seek was taken: its id, for cancel_seek.
-std::string write_seeking(const RequestId& id, std::string_view seek_id);
+// `delayed_s` > 0: the mild playban holds the seek back that long before it is paired.
+std::string write_seeking(const RequestId& id, std::string_view seek_id, int delayed_s = 0);
 // The open seeks, one entry per set-up with how many wait for it, and per game how many players
 // are seeking or playing it (the `seeks` message of watch_seeks).
 struct SeekListing {
