@@ -455,7 +455,12 @@ TEST(Arenas, TheWinnersProfileListsTheArenaAndTheLosersDoesNot) {
   resign(bo, room);
   wait_until([&] { return tournament(port, id)["status"] == "finished"; }, 10s, "the arena finished");
 
-  const Json won = profile_of(port, ada.id)["tournaments_won"];
+  // The finished status is stored a moment after the live arena shows it.
+  Json won;
+  wait_until([&] {
+    won = profile_of(port, ada.id)["tournaments_won"];
+    return !won.empty();
+  }, 10s, "the win on Ada's profile");
   ASSERT_EQ(won.size(), 1u) << won.dump();
   EXPECT_EQ(won[0]["id"], id);
   EXPECT_EQ(won[0]["name"], "Friday arena");
