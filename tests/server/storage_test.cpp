@@ -379,6 +379,41 @@ TEST_P(StorageTest, TournamentsTheirPlayersAndPairings) {
   EXPECT_TRUE(storage->tournaments().entrants("t2").empty());
 }
 
+// A player's won tournaments on both backends (profiles, issue 48): finished ones where their
+// score is the best, a shared best winning for all who share it; never a running one, nor one
+// where nobody scored; the latest end first.
+TEST_P(StorageTest, TheTournamentsAPlayerWon) {
+  auto storage = open();
+  for (const char* id : {"p1", "p2", "p3"})
+    ASSERT_TRUE(wait([&](auto done) { storage->create_player({id, id, std::string(64, id[1])}, done); }));
+  auto& tournaments = storage->tournaments();
+  const auto held = [&](const std::string& id, const std::string& status, const std::string& ends_at,
+                        const std::vector<StoredEntrant>& standings) {
+    StoredTournament t{id, "Cups " + id, "cups", Json::object(), Json(), "arena", false, "upcoming",
+                       "2026-01-01T10:00:00.000Z", 60, "", "", "2026-01-01T09:00:00.000Z"};
+    tournaments.create(t);
+    for (const auto& entrant : standings) tournaments.save_entrant(id, entrant);
+    tournaments.set_status(id, status, ends_at);
+  };
+  held("shared", "finished", "2026-01-01T11:00:00.000Z",
+       {{"p1", "ada", 4, 0, 2, false, ""}, {"p2", "bo", 4, 0, 2, false, ""}, {"p3", "cy", 1, 0, 2, false, ""}});
+  held("later", "finished", "2026-01-03T11:00:00.000Z", {{"p3", "cy", 0, 0, 1, false, ""}, {"p1", "ada", 2, 1, 1, false, ""}});
+  held("running", "running", "2026-01-04T11:00:00.000Z", {{"p3", "cy", 8, 3, 3, false, ""}, {"p1", "ada", 0, 0, 3, false, ""}});
+  held("unplayed", "finished", "2026-01-05T11:00:00.000Z", {{"p3", "cy", 0, 0, 0, false, ""}, {"p2", "bo", 0, 0, 0, false, ""}});
+
+  const auto ada = tournaments.won_by("p1", 10);
+  ASSERT_EQ(ada.size(), 2u);
+  EXPECT_EQ(ada[0].id, "later") << "the latest end first";
+  EXPECT_EQ(ada[0].name, "Cups later");
+  EXPECT_EQ(ada[0].status, "finished");
+  EXPECT_EQ(ada[1].id, "shared");
+  const auto bo = tournaments.won_by("p2", 10);
+  ASSERT_EQ(bo.size(), 1u) << "a shared best is a win for each; a best of 0 is nobody's";
+  EXPECT_EQ(bo[0].id, "shared");
+  EXPECT_TRUE(tournaments.won_by("p3", 10).empty()) << "second, or leading one still running";
+  EXPECT_EQ(tournaments.won_by("p1", 1).size(), 1u);
+}
+
 // Chat on both backends: an account's mutes (in order, once each, undone) and an operator's
 // silence, which ends by itself.
 TEST_P(StorageTest, MutesAndSilences) {

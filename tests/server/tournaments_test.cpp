@@ -430,6 +430,102 @@ TEST(Arenas, AWatcherArrivingWhileAPushWaitsDoesNotStopItForTheOthers) {
   EXPECT_EQ(scored["status"], "running");
 }
 
+// ---- what a tournament leaves on the players' profiles ---------------------------------------
+
+Json profile_of(unsigned short port, const std::string& player) {
+  const HttpReply reply = http_call(port, "GET", "/api/players/" + player);
+  EXPECT_EQ(reply.status, 200) << reply.text;
+  return reply.body;
+}
+
+// An arena played to its end: the winner's profile lists it (name, game, kind, dates, its id for
+// the link), the loser's does not.
+TEST(Arenas, TheWinnersProfileListsTheArenaAndTheLosersDoesNot) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "2000"});
+  const auto port = server.port();
+  const std::string id = create_arena(port, account_cookie(port, "Organiser"), 1000ms, 1);
+  Guest ada(port, "Ada"), bo(port, "Bo");
+  join(port, id, ada);
+  join(port, id, bo);
+  EXPECT_EQ(profile_of(port, ada.id)["tournaments_won"], Json::array()) << "nothing won yet";
+  const std::string room = paired_room(ada, bo);
+  // Ended while the one game is played (else the end would pair them again), then Ada wins it.
+  const std::string ends_at = tournament(port, id)["ends_at"];
+  wait_until([&] { return utc_in(-300ms) > ends_at; }, 10s, "the arena's end");
+  resign(bo, room);
+  wait_until([&] { return tournament(port, id)["status"] == "finished"; }, 10s, "the arena finished");
+
+  // The finished status is stored a moment after the live arena shows it.
+  Json won;
+  wait_until([&] {
+    won = profile_of(port, ada.id)["tournaments_won"];
+    return !won.empty();
+  }, 10s, "the win on Ada's profile");
+  ASSERT_EQ(won.size(), 1u) << won.dump();
+  EXPECT_EQ(won[0]["id"], id);
+  EXPECT_EQ(won[0]["name"], "Friday arena");
+  EXPECT_EQ(won[0]["game"], "cups");
+  EXPECT_EQ(won[0]["kind"], "arena");
+  EXPECT_EQ(won[0]["rated"], false);
+  EXPECT_EQ(won[0]["ends_at"], tournament(port, id)["ends_at"]);
+  EXPECT_FALSE(won[0].value("starts_at", "").empty());
+  EXPECT_EQ(profile_of(port, bo.id)["tournaments_won"], Json::array()) << "the loser won nothing";
+}
+
+// A rated arena's game moves both accounts' ratings as any rated game does: the winner up, the
+// loser down by as much (two newcomers), one rated game each, the game in their rating history.
+TEST(Arenas, ARatedArenasGameMovesBothRatings) {
+  ServerProcess server(":memory:", {"--test-tournament-minute-ms", "1000"});
+  const auto port = server.port();
+  const std::string ada_cookie = account_cookie(port, "Ada");
+  const std::string bo_cookie = account_cookie(port, "Bo");
+  const HttpReply created = http_call(port, "POST", "/api/tournaments",
+                                      {{"name", "Rated arena"}, {"game", "cups"}, {"clock", kBlitz}, {"kind", "arena"},
+                                       {"rated", true}, {"starts_at", utc_in(1500ms)}, {"minutes", 60}},
+                                      {{"Cookie", ada_cookie}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  EXPECT_EQ(created.body["rated"], true);
+  const std::string id = created.body.value("id", "");
+  Guest guest(port, "Guest");
+  EXPECT_EQ(players_call(port, "POST", id, guest).status, 403) << "a rated tournament is for accounts";
+  // Each account's connection is logged in by its cookie, and joins with it.
+  Client ada(port, Client::Options{"", "", ada_cookie}), bo(port, Client::Options{"", "", bo_cookie});
+  const Json ada_welcome = ada.request({{"type", "hello"}});
+  const Json bo_welcome = bo.request({{"type", "hello"}});
+  ASSERT_EQ(ada_welcome["account"], true) << ada_welcome.dump();
+  ASSERT_EQ(bo_welcome["account"], true) << bo_welcome.dump();
+  const std::string ada_id = ada_welcome["player_id"], bo_id = bo_welcome["player_id"];
+  for (const std::string* cookie : {&ada_cookie, &bo_cookie}) {
+    const HttpReply joined = http_call(port, "POST", "/api/tournaments/" + id + "/players", Json(), {{"Cookie", *cookie}});
+    EXPECT_EQ(joined.status, 200) << joined.text;
+  }
+  const Json told = ada.wait_for(is_paired, 20s);
+  const std::string room = told["room"].value("id", "");
+  EXPECT_EQ(bo.wait_for(is_paired, 20s)["room"]["id"], room);
+  EXPECT_EQ(told["room"]["rated"], true) << told.dump();
+  EXPECT_TRUE(profile_of(port, ada_id)["ratings"].empty()) << "no rated game yet";
+
+  const Json update = bo.request({{"type", "resign"}, {"room", room}});
+  ASSERT_EQ(update.value("type", ""), "update") << update.dump();
+  Json winner, loser;
+  wait_until([&] {
+    winner = profile_of(port, ada_id);
+    loser = profile_of(port, bo_id);
+    return winner["ratings"].contains("cups") && loser["ratings"].contains("cups");
+  }, 10s, "both ratings stored");
+  const double up = winner["ratings"]["cups"]["rating"].get<double>() - 1500.0;
+  const double down = 1500.0 - loser["ratings"]["cups"]["rating"].get<double>();
+  EXPECT_GT(up, 0) << winner.dump();
+  EXPECT_GT(down, 0) << loser.dump();
+  EXPECT_NEAR(up, down, 1e-6) << "two newcomers move by the same amount";
+  EXPECT_LT(winner["ratings"]["cups"]["deviation"].get<double>(), 350.0);
+  EXPECT_EQ(winner["ratings"]["cups"]["games"], 1);
+  EXPECT_EQ(loser["ratings"]["cups"]["games"], 1);
+  ASSERT_EQ(winner["rating_history"]["cups"].size(), 1u);
+  EXPECT_EQ(winner["rating_history"]["cups"][0]["game_id"], room);
+  wait_until([&] { return standing(tournament(port, id), ada_id).value("score", 0) == 2; }, 10s, "the win scored");
+}
+
 // ---- the operator's schedule (--tournament-schedule) ------------------------------------------
 
 // A schedule file in `dir` holding `entries`; its path.

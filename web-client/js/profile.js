@@ -1,7 +1,7 @@
 // A player's profile (#/player/<account name or player id>): the name (a guest marked so), for
 // each game played rated the rating ("1500?" while provisional), its deviation, the number of
 // games and a graph of the rating over time whose points open the games; the totals played, won,
-// drawn and lost; and the player's games, a page at a time, filtered by game.
+// drawn and lost; the tournaments won; and the player's games, a page at a time, filtered by game.
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
 import { gameName } from './catalog.js';
@@ -11,6 +11,7 @@ import { ratingGraph } from './rating_graph.js';
 import { guestMark } from './players.js';
 import { createGameList, gameSelect } from './history.js';
 import { openAccountDialog } from './account_forms.js';
+import { tournamentsWon } from './profile_tournaments.js';
 
 export function showProfile(main, app, nameOrId) {
   const page = h('section', { class: 'profile', dataset: { testid: 'profile' } }, h('p', { class: 'muted' }, t('profile.loading')));
@@ -45,6 +46,7 @@ function profileParts(profile, app, watch) {
     rated.length ? h('div', { class: 'rating-cards' }, rated.map(([game, rating]) =>
       ratingCard(game, rating, profile.rating_history?.[game] ?? [], watch)))
       : profile.account ? h('p', { class: 'muted', dataset: { testid: 'no-ratings' } }, t('profile.no_ratings')) : null,
+    tournamentsWon(profile.tournaments_won),
     gamesSection(profile),
   ];
 }

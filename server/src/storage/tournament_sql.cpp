@@ -83,6 +83,21 @@ class SqlTournamentStore final : public TournamentStore {
     return out;
   }
 
+  std::vector<StoredTournament> won_by(const std::string& player_id, int limit) override {
+    std::vector<StoredTournament> out;
+    db_.read([&](Connection& db) {
+      // The rank is not stored: first is the best score, computed from the stored ones.
+      auto rows = db.prepare(std::string("SELECT ") + kTournamentColumns +
+                             " FROM tournaments WHERE status = 'finished' AND id IN (SELECT p.tournament_id FROM "
+                             "tournament_players p WHERE p.player_id = ?1 AND p.score > 0 AND p.score >= (SELECT "
+                             "MAX(q.score) FROM tournament_players q WHERE q.tournament_id = p.tournament_id)) "
+                             "ORDER BY ends_at DESC, id LIMIT ?2");
+      rows.bind(1, player_id).bind(2, limit);
+      while (rows.step()) out.push_back(tournament_of(rows));
+    });
+    return out;
+  }
+
   void set_status(const std::string& id, const std::string& status, const std::string& ends_at) override {
     db_.write([=](Connection& db) {
       db.prepare("UPDATE tournaments SET status = ?2, ends_at = ?3 WHERE id = ?1")

@@ -50,6 +50,9 @@ class TournamentStore {
   // Those with this status ("" for all), by start time, at most `limit`.
   virtual std::vector<StoredTournament> list(const std::string& status, int limit) = 0;
   virtual void set_status(const std::string& id, const std::string& status, const std::string& ends_at) = 0;
+  // The finished tournaments the player won, latest end first, at most `limit`: where their
+  // score is the best (all who share it won; a best of 0, nobody having scored, is no win).
+  virtual std::vector<StoredTournament> won_by(const std::string& player_id, int limit) = 0;
 
   // Adds the player, or stores their new standing (score, streak, games, paused).
   virtual void save_entrant(const std::string& tournament_id, const StoredEntrant& entrant) = 0;

@@ -9,10 +9,20 @@ namespace mancala::server {
 namespace {
 
 constexpr int kLeaderboardSize = 50;
+constexpr int kTournamentsWonShown = 50;
 
 Json rating_json(const SeatRating& rating) {
   return {{"rating", rating.rating.rating}, {"deviation", rating.rating.deviation},
           {"provisional", rating.provisional()}, {"games", rating.games}};
+}
+
+// The finished tournaments the player won, latest first, each as the profile links it.
+Json tournaments_won(const ApiCall& call, const std::string& player_id) {
+  Json won = Json::array();
+  for (const auto& t : call.context.storage.tournaments().won_by(player_id, kTournamentsWonShown))
+    won.push_back({{"id", t.id}, {"name", t.name}, {"game", t.game}, {"kind", t.kind}, {"rated", t.rated},
+                   {"starts_at", t.starts_at}, {"ends_at", t.ends_at}});
+  return won;
 }
 
 // By account name or player id.
@@ -33,7 +43,8 @@ void profile(const ApiCall& call) {
                                 {"ratings", std::move(ratings)},
                                 {"games", {{"played", profile->played}, {"won", profile->won},
                                            {"drawn", profile->drawn}, {"lost", profile->lost}}},
-                                {"rating_history", std::move(history)}}));
+                                {"rating_history", std::move(history)},
+                                {"tournaments_won", tournaments_won(call, profile->player_id)}}));
 }
 
 void leaderboard(const ApiCall& call) {

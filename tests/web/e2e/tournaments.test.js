@@ -4,7 +4,8 @@
 // later in ORDER resigns, and each goes back to the tournament page, from where the next pairing
 // takes them on, until the arena's end. The standings on a watcher's page reach the scores the
 // games give (a win 2, a loss 0, doubled on a streak of two wins), pushed live. Screenshots of
-// the list and the tournament page at 1280 and 390 px.
+// the list and the tournament page at 1280 and 390 px. The winner's profile lists the arena (at
+// 1280 and 390 px), the last player's does not.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, newPlayer, fillOptions, screenshot } from '../lib/harness.js';
@@ -271,6 +272,30 @@ describe('tournaments', () => {
     assert.ok(expected.Ada.score > 0 && expected.Di.score === 0, JSON.stringify(expected));
     await screenshot(watcher, 'tournament-finished-1280');
 
+    // The winner's profile (from the standings) lists the arena with a link back; the last's does
+    // not. The best score may be shared: all who share it won.
+    const best = Math.max(...ORDER.map((name) => expected[name].score));
+    const winner = ORDER.find((name) => expected[name].score === best);
+    const winnerHref = await standing(watcher, winner).locator('.player-link').getAttribute('href');
+    const loserHref = await standing(watcher, 'Di').locator('.player-link').getAttribute('href');
+    const winnerId = decodeURIComponent(winnerHref.replace('#/player/', ''));
+    // The live arena says finished a moment before the database does: wait for the stored win.
+    await watcher.waitForFunction(async ({ player, id }) => {
+      const profile = await (await fetch(`/api/players/${encodeURIComponent(player)}`)).json();
+      return profile.tournaments_won?.some((won) => won.id === id);
+    }, { player: winnerId, id }, { timeout: 10000, polling: 200 });
+    await standing(watcher, winner).locator('.player-link').click();
+    const won = watcher.getByTestId('profile-tournaments-won');
+    await won.getByTestId(`won-${id}`).waitFor();
+    assert.match(await won.textContent(), /Tournaments won/);
+    assert.match(await won.getByTestId(`won-${id}`).textContent(), /Cups · Arena · Ended /);
+    assert.equal(await won.getByTestId(`won-link-${id}`).getAttribute('href'), `#/tournaments/${id}`);
+    assert.equal(await won.locator('svg.trophy').count(), 2, 'a drawn trophy by the heading and the tournament');
+    await screenshot(watcher, 'profile-tournaments-won-1280');
+    await watcher.goto(`${server.url}/${loserHref}`);
+    await watcher.getByTestId('profile-name').filter({ hasText: 'Di' }).waitFor();
+    assert.equal(await watcher.getByTestId('profile-tournaments-won').count(), 0, 'the last won nothing');
+
     // The list has it among the finished.
     await watcher.goto(`${server.url}/#/tournaments`);
     await watcher.getByTestId('tournaments-finished').getByTestId(`tournament-${id}`).waitFor();
@@ -278,6 +303,12 @@ describe('tournaments', () => {
     await phone.goto(`${server.url}/#/tournaments/${id}`);
     await standing(phone, 'Ada').waitFor();
     await screenshot(phone, 'tournament-finished-390');
+    await phone.goto(`${server.url}/${winnerHref}`);
+    await phone.getByTestId('profile-tournaments-won').getByTestId(`won-link-${id}`).click();
+    await phone.waitForURL(new RegExp(`#/tournaments/${id}$`));
+    await phone.goto(`${server.url}/${winnerHref}`);
+    await phone.getByTestId(`won-${id}`).waitFor();
+    await screenshot(phone, 'profile-tournaments-won-390');
     for (const page of [ada, ...Object.values(guests), watcher, phone]) assert.deepEqual(page.errors, []);
     await phone.context().close();
   });

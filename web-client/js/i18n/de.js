@@ -754,6 +754,8 @@ export default {
   "profile.games": "Partien",
   "profile.game": "Spiel",
   "profile.rated_games": {"one": "{count} gewertete Partie", "other": "{count} gewertete Partien"},
+  "profile.tournaments_won": "Gewonnene Turniere",
+  "profile.tournaments_won_ended": "Beendet {when}",
   "import.too_long": "Diese Partieaufzeichnung ist {size} KB groß; erlaubt sind höchstens {max} KB.",
   "import.open": "Partie öffnen",
   "import.empty": "Füge eine Partieaufzeichnung ein oder wähle eine Datei.",

@@ -754,6 +754,8 @@ export default {
   "profile.games": "Games",
   "profile.game": "Game",
   "profile.rated_games": {"one": "{count} rated game", "other": "{count} rated games"},
+  "profile.tournaments_won": "Tournaments won",
+  "profile.tournaments_won_ended": "Ended {when}",
   "import.too_long": "This record is {size} KB; a game record may be at most {max} KB.",
   "import.open": "Open the game",
   "import.empty": "Paste a game record, or choose a file.",

@@ -755,6 +755,8 @@ export default {
   "profile.games": "Các ván",
   "profile.game": "Trò chơi",
   "profile.rated_games": {"other": "{count} ván tính điểm"},
+  "profile.tournaments_won": "Giải đấu đã vô địch",
+  "profile.tournaments_won_ended": "Đã kết thúc {when}",
   "import.too_long": "Biên bản này nặng {size} KB; một biên bản ván đấu chỉ được tối đa {max} KB.",
   "import.open": "Mở ván đấu",
   "import.empty": "Hãy dán biên bản ván đấu, hoặc chọn một tệp.",
