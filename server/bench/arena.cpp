@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,10 +22,12 @@ using WallClock = std::chrono::system_clock;
 using Json = nlohmann::json;
 namespace http = beast::http;
 
-// An arena "minute" of 10 s, 4 of them: 40 s of play. The clock is the shortest the server takes
+// An arena "minute" of 10 s, 6 of them: 60 s of play (a game of Cups takes a pair about 30 s at
+// the default think time, so each player is paired about three times). The clock is the shortest the server takes
 // for a seek (60 s); a player moves after the think time, so a game lasts far less.
 constexpr int kMinuteMs = 10000;
-constexpr int kArenaMinutes = 4;
+constexpr int kArenaMinutes = 6;
+constexpr auto kOutside = std::chrono::seconds(40);  // the ordinary rooms' window
 const char* const kClock = R"({"initial_s":60,"increment_s":1})";
 const char* const kCupsOptions = R"({"cups_per_side":6})";
 constexpr int kJoinsPerAddress = 50;  // below the 60 tournament requests in 10 minutes per address
@@ -128,8 +131,9 @@ struct Figures {
 // One player: its own connection; plays its turns after the think time, one move in flight.
 class Player {
  public:
-  Player(net::io_context& io, unsigned short port, int number, Figures*& figures, Clock::duration think)
-      : connection_(io, port), timer_(io), figures_(figures), think_(think) {
+  // `jitter`: each pause drawn from 0.5 to 1.5 times `think` (games then end apart), else exactly `think`.
+  Player(net::io_context& io, unsigned short port, int number, Figures*& figures, Clock::duration think, bool jitter)
+      : connection_(io, port), timer_(io), figures_(figures), think_(think), jitter_(jitter), rng_(number) {
     connection_.start([this](std::string_view text) { on_message(text); });
     connection_.send(R"({"type":"hello","id":"h","name":"Arena )" + std::to_string(number) + "\"}");
   }
@@ -240,7 +244,9 @@ class Player {
 
   void schedule() {
     if (stopping_ || in_flight_) return;
-    timer_.expires_after(think_);
+    timer_.expires_after(jitter_ ? std::chrono::duration_cast<Clock::duration>(
+                                       think_ * std::uniform_real_distribution<double>(0.5, 1.5)(rng_))
+                                 : think_);
     timer_.async_wait([this](error_code error) {
       if (error || !playing_ || stopping_ || to_move_ != seat_ || legal_.empty()) return;
       in_flight_ = true;
@@ -254,6 +260,8 @@ class Player {
   net::steady_timer timer_;
   Figures*& figures_;  // the phase's
   Clock::duration think_;
+  bool jitter_;
+  std::mt19937 rng_;
   std::string id_, token_;
   std::string room_;
   int seat_ = -1;
@@ -381,9 +389,9 @@ int run_arena(const Options& given) {
   const int watchers_count = count;
   const auto think = std::chrono::milliseconds(options.arena_think_ms);
   const rlim_t descriptors = raise_descriptor_limit();
-  std::printf("arena: %d players of Cups (clock %s, a move %d ms after the turn comes), %d watchers, an arena of %d "
+  std::printf("arena: %d players of Cups (clock %s, a move %s%d ms after the turn comes), %d watchers, an arena of %d "
               "minutes of %d ms, %d server threads; open files allowed: %llu; load average %.1f\n",
-              count, kClock, options.arena_think_ms, watchers_count, kArenaMinutes, kMinuteMs, options.server_threads,
+              count, kClock, options.arena_think_jitter ? "0.5 to 1.5 x " : "", options.arena_think_ms, watchers_count, kArenaMinutes, kMinuteMs, options.server_threads,
               static_cast<unsigned long long>(descriptors), load_average());
   std::fflush(stdout);
   const auto dir = scratch_dir();
@@ -398,7 +406,7 @@ int run_arena(const Options& given) {
         expect_status(http_call(port, http::verb::post, "/api/accounts",
                                 R"({"name":"Organiser","password":"tulip garden 42"})", {}),
                       201, "signing up the organiser");
-    const auto lead = std::chrono::seconds(20) + std::chrono::milliseconds(30) * count;
+    const auto lead = std::chrono::seconds(16) + std::chrono::milliseconds(25) * count;
     const WallClock::time_point starts_at =
         std::chrono::time_point_cast<std::chrono::milliseconds>(WallClock::now() + lead);
     const Json created = Json::parse(
@@ -417,7 +425,7 @@ int run_arena(const Options& given) {
     std::vector<std::unique_ptr<Player>> players;
     const auto setup_started = Clock::now();
     for (int i = 0; i < count; ++i) {
-      players.push_back(std::make_unique<Player>(io, port, i + 1, phase, think));
+      players.push_back(std::make_unique<Player>(io, port, i + 1, phase, think, options.arena_think_jitter));
       if (i % 100 == 99) io.poll();
     }
     run_until(io, [&] { return std::all_of(players.begin(), players.end(), [](const auto& p) { return p->welcomed(); }); },
@@ -536,7 +544,7 @@ int run_arena(const Options& given) {
       players[static_cast<std::size_t>(i)]->outside_mode(players[static_cast<std::size_t>(i + 1)].get());
     }
     const auto outside_started = Clock::now();
-    run_for(io, arena_ends - arena_started);
+    run_for(io, kOutside);
     for (auto& player : players) player->stop();
     run_until(io, [&] { return count_in_flight(players) == 0; }, std::chrono::minutes(1), [] { return "moves still unanswered"; });
     const double outside_s = millis(Clock::now() - outside_started) / 1000;

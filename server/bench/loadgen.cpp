@@ -966,6 +966,10 @@ Options parse(int argc, char** argv) {
       options.floor = true;
       continue;
     }
+    if (flag == "--think-jitter") {
+      options.arena_think_jitter = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
     const std::string value = argv[++i];
     if (flag == "--server") options.server = value;
@@ -1121,7 +1125,7 @@ int main(int argc, char** argv) {
                  "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S] [--floor]\n"
                  "       mancala-loadgen --spectators N [--seconds S] [--pin]   (fan-out: fanout.hpp)\n"
                  "       mancala-loadgen --seekers N [--threads T] [--db postgresql://…]   (quick pairing)\n"
-                 "       mancala-loadgen --arena N [--think-ms MS] [--threads T]   (a tournament: arena.hpp)\n"
+                 "       mancala-loadgen --arena N [--think-ms MS] [--think-jitter] [--threads T]   (a tournament: arena.hpp)\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }

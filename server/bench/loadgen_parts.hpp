@@ -63,6 +63,7 @@ struct Options {
   int seekers = 0;       // > 0: the quick pairing mode with this many waiting seekers
   int arena = 0;         // > 0: the tournament mode, one arena of this many players (arena.hpp)
   int arena_think_ms = 250;  // --think-ms: the arena mode's pause before each move
+  bool arena_think_jitter = false;  // --think-jitter: that pause drawn from 0.5 to 1.5 times it
   std::vector<std::string> server_flags;  // more flags for the started mancala-server (a mode's own)
 };
 
