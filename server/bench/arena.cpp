@@ -119,7 +119,9 @@ Percentiles percentiles(std::vector<double> values) {
 
 // What every player adds to, per phase.
 struct Figures {
-  std::vector<double> move_ms;     // a move's send to its acknowledgement
+  std::vector<double> move_ms;     // a move's send to its acknowledgement, for moves sent before `until`
+  Clock::time_point until = Clock::time_point::max();  // the arena's end: its tail has fewer games
+  std::size_t moves_after = 0;     // moves sent from `until` on (not in move_ms)
   std::vector<double> pairing_ms;  // a game's last update to the player's next room
   std::vector<double> start_ms;    // starts_at to the player's first room (wall clock)
   int games_started = 0;           // rooms heard, one per player and game
@@ -189,7 +191,8 @@ class Player {
     const bool mine = starts_with(text, R"({"type":"update","id":"m")");
     const MoveReply reply = scan_update(text);
     if (mine) {
-      figures_->move_ms.push_back(millis(Clock::now() - sent_));
+      if (sent_ < figures_->until) figures_->move_ms.push_back(millis(Clock::now() - sent_));
+      else ++figures_->moves_after;
       in_flight_ = false;
     }
     if (!playing_) return;
@@ -510,6 +513,7 @@ int run_arena(const Options& given) {
     run_until(io, [&] { return WallClock::now() >= starts_at; }, std::chrono::minutes(10), [] { return ""; });
     const auto arena_started = Clock::now();
     const auto arena_ends = arena_started + std::chrono::milliseconds(kMinuteMs) * kArenaMinutes;
+    arena_figures.until = arena_ends;  // after the end only the games still played go on
     // The standings in the middle of it (the GET body is the pushed message without "type").
     HttpReply midway;
     run_for(io, (arena_ends - arena_started) / 2);
@@ -524,10 +528,10 @@ int run_arena(const Options& given) {
     const Percentiles pairing = percentiles(arena_figures.pairing_ms), start = percentiles(arena_figures.start_ms),
                       arena_moves = percentiles(arena_figures.move_ms);
     std::printf("    the arena: %.1f s to its last game's end, %d games started (per player), %d players in a game "
-                "midway, %zu moves (server CPU %.1f us a move, tournament included), status %s; the standings midway "
+                "midway, %zu moves before its end and %zu after (server CPU %.1f us a move, tournament included), status %s; the standings midway "
                 "%zu bytes; load average %.1f\n",
-                arena_s, arena_figures.games_started, playing_midway, arena_moves.count,
-                1e6 * arena_cpu / std::max<double>(1, static_cast<double>(arena_moves.count)),
+                arena_s, arena_figures.games_started, playing_midway, arena_moves.count, arena_figures.moves_after,
+                1e6 * arena_cpu / std::max<double>(1, static_cast<double>(arena_moves.count + arena_figures.moves_after)),
                 final_view.is_object() ? final_view.value("status", "?").c_str() : "?", midway.body.size(), load_average());
     std::printf("    pairing after a game: %zu re-pairings, p50 %.1f ms p99 %.1f ms max %.1f ms; start wave: %zu first "
                 "rooms, p50 %.1f ms p99 %.1f ms max %.1f ms after starts_at; move p50 %.1f ms p99 %.1f ms max %.1f ms\n",

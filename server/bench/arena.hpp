@@ -12,7 +12,8 @@
 // default; with --think-jitter each pause is drawn from 0.5 to 1.5 times it, so that games end
 // apart instead of all within a moment) until the game ends, then waits to be paired again. Afterwards the same players play
 // the same number of Cups games in ordinary rooms (create_room/join_room, a rematch after each
-// game) at the same pace for 40 s. Printed, one line each:
+// game) at the same pace for 40 s. The arena's move figures count the moves sent before its end
+// (after it, fewer and fewer games are still played). Printed, one line each:
 //   arena: N players, pairing p50 N ms p99 N ms (goal 20 ms), start wave p99 N ms
 //   arena: move p99 N ms in the arena, N ms outside (ratio N, goal 1.2)
 //   arena: standings N bytes, push to N watchers p99 N ms, N us per delivered message
