@@ -20,7 +20,8 @@
 // core 0 and the generator on core 1, so that a ratio measures the servers rather than their
 // share of the cores. --floor adds the floor server (floor_server.hpp) to every round: the
 // least a durable move costs on this machine, mancala-server's overhead being the gap.
-// --spectators N: the fan-out mode (fanout.hpp). --seekers N: quick pairing (issue 47): N
+// --spectators N: the fan-out mode (fanout.hpp). --arena N: one arena of N players (arena.hpp).
+// --seekers N: quick pairing (issue 47): N
 // seekers wait, each alone in a set-up of its own (games and clocks spread), then N/2 more
 // arrive at 1,000 a second, each compatible with one waiting seeker; printed: the time from an
 // arriving seek to both `room` messages, p50/p99, and the server's CPU per pairing. What the modes share is
@@ -54,6 +55,7 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "arena.hpp"
 #include "fanout.hpp"
 #include "floor_server.hpp"
 #include "loadgen_parts.hpp"
@@ -964,6 +966,10 @@ Options parse(int argc, char** argv) {
       options.floor = true;
       continue;
     }
+    if (flag == "--think-jitter") {
+      options.arena_think_jitter = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
     const std::string value = argv[++i];
     if (flag == "--server") options.server = value;
@@ -981,6 +987,8 @@ Options parse(int argc, char** argv) {
     else if (flag == "--idle") options.idle = std::stoi(value);
     else if (flag == "--spectators") options.spectators = std::stoi(value);
     else if (flag == "--seekers") options.seekers = std::stoi(value);
+    else if (flag == "--arena") options.arena = std::stoi(value);
+    else if (flag == "--think-ms") options.arena_think_ms = std::stoi(value);
     else if (flag == "--db") options.db = value;
     else if (flag == "--connect") options.connect = value;
     else if (flag == "--half-rate") options.half_rate = std::stod(value);
@@ -1117,6 +1125,7 @@ int main(int argc, char** argv) {
                  "                       [--idle CONNECTIONS] [--db postgresql://…] [--half-rate MOVES_PER_S] [--floor]\n"
                  "       mancala-loadgen --spectators N [--seconds S] [--pin]   (fan-out: fanout.hpp)\n"
                  "       mancala-loadgen --seekers N [--threads T] [--db postgresql://…]   (quick pairing)\n"
+                 "       mancala-loadgen --arena N [--think-ms MS] [--think-jitter] [--threads T]   (a tournament: arena.hpp)\n"
                  "       mancala-loadgen --connect HOST:PORT[,HOST:PORT…] [--split] [--rooms N] [--seconds S] [--rounds R]\n";
     return 2;
   }
@@ -1128,6 +1137,7 @@ int main(int argc, char** argv) {
     if (options.idle > 0) return run_idle(options);
     if (options.spectators > 0) return mancala::bench::run_fanout(options);
     if (options.seekers > 0) return run_seekers(options);
+    if (options.arena > 0) return mancala::bench::run_arena(options);
     std::printf("%d rooms of two players, one move in flight per room, %.0f s per run, %d server threads%s, %d rounds\n",
                 options.rooms, options.seconds, options.server_threads, options.pin ? ", pinned" : "", options.rounds);
     std::vector<double> ratios, p99s, limits, floor_ratios, of_floor, floor_p99s;

@@ -61,6 +61,10 @@ struct Options {
   bool floor = false;    // --floor: each round also runs the floor server (floor_server.hpp)
   int spectators = 0;    // > 0: the fan-out mode, one game watched by this many (fanout.hpp)
   int seekers = 0;       // > 0: the quick pairing mode with this many waiting seekers
+  int arena = 0;         // > 0: the tournament mode, one arena of this many players (arena.hpp)
+  int arena_think_ms = 250;  // --think-ms: the arena mode's pause before each move
+  bool arena_think_jitter = false;  // --think-jitter: that pause drawn from 0.5 to 1.5 times it
+  std::vector<std::string> server_flags;  // more flags for the started mancala-server (a mode's own)
 };
 
 // Where a generator connection goes: a server this process started (on loopback), or one given
@@ -87,12 +91,18 @@ class ServerProcess {
       if (options.pin) pin_to_core(kServerCore);
       const std::string threads = std::to_string(options.server_threads);
       const std::string bot_threads = std::to_string(options.bot_threads);
-      execl(options.server.c_str(), options.server.c_str(), "--port", "0", "--db", database.c_str(),
-            "--threads", threads.c_str(), "--rate-limit", "1000000", "--log-level", "warn",
-            "--bot-threads", bot_threads.c_str(), "--bot-priority", options.bot_priority.c_str(),
-            "--bot-budget", options.bot_budget.c_str(),
-            // The analyses' requests name made-up clients, so that their rate limits stay out of the way.
-            "--trusted-proxy", "127.0.0.1", static_cast<char*>(nullptr));
+      std::vector<std::string> flags = {options.server, "--port", "0", "--db", database, "--threads", threads,
+                                        "--rate-limit", "1000000", "--log-level", "warn", "--bot-threads",
+                                        bot_threads, "--bot-priority", options.bot_priority, "--bot-budget",
+                                        options.bot_budget,
+                                        // The analyses' (and the arena's joins') requests name made-up
+                                        // clients, so that their rate limits stay out of the way.
+                                        "--trusted-proxy", "127.0.0.1"};
+      flags.insert(flags.end(), options.server_flags.begin(), options.server_flags.end());
+      std::vector<char*> argv;
+      for (auto& flag : flags) argv.push_back(flag.data());
+      argv.push_back(nullptr);
+      execv(options.server.c_str(), argv.data());
       _exit(127);
     }
     close(out[1]);
