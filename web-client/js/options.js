@@ -1,8 +1,9 @@
 // A game's host options as the server describes them (catalog.js), turned into form fields and
 // short notes. Nothing about an option is kept here: its name, default, choices or range and its
-// help all come from `/api/game-types`. Only the wording of names and values is made readable.
+// help all come from `/api/game-types`. Only the wording of names, values and help sentences is
+// the catalogues'.
 import { h } from './dom.js';
-import { t } from './i18n/index.js';
+import { t, hasKey } from './i18n/index.js';
 import { gameType, gameName, seatCount } from './catalog.js';
 import { seatLabels } from './boards/index.js';
 
@@ -17,9 +18,8 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 export const gameOptions = (game) => gameType(game)?.options ?? [];
 
 // Options in a player's words (issue 17: "What happens after an illegal move", not "Illegal
-// move policy"), from the catalogue: option.<name> and option_value.<name>_<value>; the server's
-// own help is still shown under each field. An option the catalogue lacks gets a label made
-// from its name.
+// move policy"), from the catalogue: option.<name> and option_value.<name>_<value>. An option the
+// catalogue lacks gets a label made from its name.
 const WORDED = new Set(['cups_per_side', 'first_player', 'illegal_move_policy', 'stage', 'round_starter',
   'max_turns_per_round', 'match_mode', 'sold_squares_to_end', 'chain_captures', 'stall_limit', 'max_rounds', 'players',
   'advanced', 'direction', 'target', 'plex_mode', 'plex_window_ms']);
@@ -34,6 +34,14 @@ export function optionLabel(option) {
   if (WORDED.has(option.name)) return t(`option.${option.name}`);
   const ms = option.name.endsWith('_ms');
   return capitalize((ms ? option.name.slice(0, -3) : option.name).replaceAll('_', ' ')) + (ms ? ' (ms)' : '');
+}
+
+// The sentence under an option's field, from the catalogue: option.<game>.<name>.help (per game,
+// as the same option says different things in different games). An option no catalogue knows
+// yet (a new game on the server) keeps the server's English sentence, as a label keeps its name.
+export function optionHelp(game, option) {
+  const key = `option.${game}.${option.name}.help`;
+  return hasKey(key) ? t(key) : sentence(capitalize(option.help ?? ''));
 }
 
 const isBoolean = (option) => Array.isArray(option.choices) && option.choices.length > 0 &&
@@ -81,7 +89,7 @@ export function optionField(game, option, options = {}, { idPrefix = 'opt' } = {
   const values = isBoolean(option) ? null : offeredValues(game, option, options);
   const range = !values && option.min !== undefined && option.max !== undefined ? ` ${t('option.range', { min: option.min, max: option.max })}` : '';
   const help = h('small', { id: `${id}-help` },
-    `${sentence(capitalize(option.help ?? ''))}${range} ${t('option.default', { value: valueLabel(game, option, option.default, options) })}`);
+    `${optionHelp(game, option)}${range} ${t('option.default', { value: valueLabel(game, option, option.default, options) })}`);
   const described = { 'aria-describedby': `${id}-help`, disabled: !allowed(game, option, options) || undefined };
   if (isBoolean(option)) {
     const input = h('input', { type: 'checkbox', id, name: option.name, checked: option.default === true, ...described,

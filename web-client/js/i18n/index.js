@@ -58,6 +58,10 @@ function entry(key) {
   return BY_CODE.get(current).strings[key] ?? en[key] ?? key;
 }
 
+// Whether the client has words for `key` (English has every key): words the server sends, such
+// as an option's help, are shown as they come when it does not.
+export const hasKey = (key) => key in en;
+
 // t('room.watching', {count: 3}) -> "3 watching". Numbers in params are written the
 // language's way (1.500 in German); a plural block is chosen by `count` ("=0" beats "zero").
 export function t(key, params = {}) {
