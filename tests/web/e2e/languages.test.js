@@ -6,9 +6,12 @@
 // both languages, and no page is wider than the window (long German words must wrap). Then Cups,
 // Coin Duel (stage 3, with its round panel) and Njaka in both languages: their boards' words,
 // the sentences of a move, the reserve's buttons and the rules cards. The rules page of every game
-// in both languages, at both widths: its words, none of the English page's, none cut.
+// in both languages, at both widths: its words, none of the English page's, none cut. The room
+// form's options of every game, with their help sentences in both languages, not the server's.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import vi from '../../../web-client/js/i18n/vi.js';
+import de from '../../../web-client/js/i18n/de.js';
 import { startServer, launchBrowser, createRoom, settled, screenshot } from '../lib/harness.js';
 import { playComputer, waitForChoices } from '../lib/computer.js';
 
@@ -48,6 +51,18 @@ const cutOff = (page) => page.evaluate(() => {
     .map((node) => `${node.tagName.toLowerCase()} "${node.textContent.trim().slice(0, 40)}"`);
   if (document.documentElement.scrollWidth > window.innerWidth + 1) cut.push(`the page is ${document.documentElement.scrollWidth} px wide`);
   return cut;
+});
+
+// Lists whose chosen value is wider than the list's box (a select cuts it without overflowing,
+// so cutOff does not see it): measured in the select's own font.
+const selectsCut = (page, root) => page.locator(root).evaluate((box) => {
+  const context = document.createElement('canvas').getContext('2d');
+  return [...box.querySelectorAll('select')].filter((select) => select.offsetParent !== null).filter((select) => {
+    const style = getComputedStyle(select);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16; // the arrow
+    return context.measureText(select.selectedOptions[0]?.textContent ?? '').width > room;
+  }).map((select) => `${select.name}: "${select.selectedOptions[0].textContent}"`);
 });
 
 // The header's other items whose line is the language chooser's.
@@ -334,6 +349,51 @@ describe('languages', () => {
       }
       await page.goto(`${server.url}/#/rules/chess`);
       await page.getByTestId('rules-page').locator('h1').filter({ hasText: words.missing }).waitFor();
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  });
+
+  it('the room form in Vietnamese and German: every option\'s help in the language, not the server\'s English', async () => {
+    const types = await (await fetch(`${server.url}/api/game-types`)).json();
+    // The server's sentences as the form would show them when no catalogue has the option.
+    const english = (help) => help.charAt(0).toUpperCase() + help.slice(1);
+    for (const [locale, catalogue] of [['vi-VN', vi], ['de-DE', de]]) {
+      const page = await visitor(locale);
+      await playAs(page, locale === 'vi-VN' ? 'Lan' : 'Jonas');
+      const form = page.getByTestId('create-form');
+      await form.waitFor();
+      for (const game of types.games) {
+        await page.getByTestId('new-game').selectOption(game.id);
+        await form.getByTestId(`option-${Object.keys(game.options)[0]}`).waitFor({ state: 'attached' });
+        const helps = await form.locator('[data-testid^=option-]').evaluateAll((nodes) => nodes.map((node) => ({
+          name: node.name,
+          help: document.getElementById(node.getAttribute('aria-describedby')).textContent,
+          shown: node.checkVisibility(),
+        })));
+        assert.deepEqual(helps.map((field) => field.name).sort(), Object.keys(game.options).sort(), `${locale} ${game.id}: every option`);
+        for (const { name, help } of helps) {
+          assert.ok(!help.includes(english(game.options[name].help)), `${locale} ${game.id}.${name}: not the server's English: ${help}`);
+          assert.ok(help.startsWith(catalogue[`option.${game.id}.${name}.help`]), `${locale} ${game.id}.${name}: the catalogue's help: ${help}`);
+        }
+        // At least one field in view, its help read as the player sees it (Duovallis has all its
+        // options folded under "More …": unfolded first).
+        if (!helps.some((field) => field.shown)) await form.getByTestId('more-game-options').locator('summary').click();
+        const { name } = helps[0];
+        const seen = page.locator(`#${await form.getByTestId(`option-${name}`).getAttribute('aria-describedby')}`);
+        await seen.waitFor();
+        assert.ok((await seen.innerText()).startsWith(catalogue[`option.${game.id}.${name}.help`]), `${locale} ${game.id}.${name}: its help in view`);
+      }
+      // Njaka, the game with the most options, every one unfolded, on a phone: nothing cut off,
+      // not even a list's chosen value.
+      await page.getByTestId('new-game').selectOption('njaka');
+      await form.getByTestId('more-game-options').locator('summary').click();
+      await form.getByTestId('option-plex_window_ms').waitFor();
+      await page.setViewportSize(PHONE);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      assert.deepEqual(await cutOff(page), [], `the ${locale} room form at 390 px: nothing cut off`);
+      assert.deepEqual(await selectsCut(page, '[data-testid=create-form]'), [], `the ${locale} room form at 390 px: every chosen value in its list`);
+      await screenshot(page, `languages-room-form-njaka-${locale.slice(0, 2)}-390`, '[data-testid=create-form]');
       assert.deepEqual(page.errors, []);
       await page.context().close();
     }

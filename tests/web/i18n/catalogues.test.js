@@ -62,6 +62,17 @@ describe('the catalogues', () => {
     assert.deepEqual(unused, [], 'catalogue keys nothing in web-client/ uses');
   });
 
+  // options.js makes these keys from the game's id and the option's name, so a misspelt one
+  // would be unused without the check above noticing (option.* is a made-up prefix).
+  it('name a known game in every option help key', () => {
+    const helps = Object.keys(en).filter((key) => key.startsWith('option.') && key.endsWith('.help'));
+    assert.ok(helps.length > 0);
+    for (const key of helps) {
+      const [, game, name, ...rest] = key.split('.');
+      assert.ok(`game_name.${game}` in en && /^[a-z0-9_]+$/.test(name) && rest.join() === 'help', `${key}: option.<game>.<name>.help of a known game`);
+    }
+  });
+
   it('choose plurals, lists, numbers and spans by the language', () => {
     setLanguage('en');
     assert.equal(t('chat.muted', { name: 'Bo', count: 1 }), 'Muted: Bo (1 message hidden)');
@@ -98,8 +109,8 @@ describe('the catalogues', () => {
 });
 
 // --- no English left in the converted modules ---------------------------------------------------
-// The modules moved to the catalogues: every module that shows words (the options' help sentences
-// still come from the server in English).
+// The modules moved to the catalogues: every module that shows words (an option's help sentence
+// comes from the server only for an option no catalogue knows yet).
 const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js', 'room_view.js', 'room_actions.js',
   'room_seats.js', 'room_result.js', 'result.js', 'clock.js', 'chat_panel.js', 'errors.js', 'players.js', 'ratings.js',
   'account_bar.js', 'history.js', 'replay_view.js', 'rating_change.js', 'computer.js', 'quick_pairing.js', 'options.js',
