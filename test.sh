@@ -22,11 +22,15 @@ stage web-packages ensure_web_test_packages
 MANCALA_BROWSER_TESTS=ON stage build build
 stage tests ctest --test-dir build --output-on-failure -j 2 "$@"
 
-# The same C++ tests again under ASan+UBSan, in their own build folder (browser tests left out).
+# The same C++ tests again under ASan+UBSan, in their own build folder (browser tests left out),
+# but not the postgres: twins of the server tests: they run the same rooms, hub and transport
+# over the other database, whose own code the sanitizers still see through storage_test's
+# PostgreSQL half and the cluster label. Left out, they save about a fifth of the stage: in a
+# Release run (4 December) the 49 twins took 170 s of the C++ tests' 768 s.
 # MANCALA_SKIP_SANITIZERS=1 skips this stage for a quick local run; CI always runs it.
 if [ "${MANCALA_SKIP_SANITIZERS:-0}" != 1 ]; then
   stage sanitized-build build_sanitized
   UBSAN_OPTIONS=print_stacktrace=1 \
-    stage sanitized-tests ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS"
+    stage sanitized-tests ctest --test-dir build-asan --output-on-failure -j 2 -L "$SANITIZER_LABELS" -E '^postgres:'
 fi
 printf '== %s\n' "${STAGE_TIMES[@]}"
