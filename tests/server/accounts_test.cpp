@@ -528,6 +528,7 @@ TEST(Accounts, AnAccountsLanguageIsKeptByTheServerAndSurvivesARestart) {
   server = std::make_unique<ServerProcess>(db);
   const HttpReply elsewhere = log_in(server->port(), "Ada");  // another browser, after the restart
   ASSERT_EQ(elsewhere.status, 200);
+  EXPECT_EQ(elsewhere.body["language"], "vi") << "the log-in's answer has it, for the page to switch at once";
   const HttpReply shown = http_call(server->port(), "GET", "/api/account", Json(),
                                     {{"Cookie", cookie_of(elsewhere.set_cookie)}});
   ASSERT_EQ(shown.status, 200);

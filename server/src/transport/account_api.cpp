@@ -108,17 +108,20 @@ bool secure_cookies(const HttpRequest& request, const HttpContext& context) {
   return context.secure_cookies() || came_over_https(request);
 }
 
-// A new session for the player, answered with its cookie. Beyond kMaxSessionsPerAccount the
-// oldest ends, and with it what is open with it, as at a log-out.
+// A new session for the account, answered with its cookie and its language (so that the page
+// can switch to it at once). Beyond kMaxSessionsPerAccount the oldest ends, and with it what is
+// open with it, as at a log-out.
 StringResponse logged_in(const HttpRequest& request, const HttpContext& context, http::status status,
-                         const std::string& player_id, const std::string& name) {
+                         const AccountRecord& account) {
+  const std::string& player_id = account.player_id;
   const std::string secret = new_secret();
   const auto ended = context.storage.accounts().add_session(secret_hash(secret), player_id);
   if (!ended.empty()) {
     context.hub.close_sessions(ended);
     log_info("oldest_sessions_ended", {{"player", player_id}, {"count", ended.size()}});
   }
-  auto response = answer(request, status, Json{{"player_id", player_id}, {"name", name}});
+  auto response =
+      answer(request, status, Json{{"player_id", player_id}, {"name", account.name}, {"language", account.language}});
   response.set(http::field::set_cookie, session_cookie(secret, secure_cookies(request, context)));
   return response;
 }
@@ -223,7 +226,7 @@ void log_in(const Call& call) {
     if (const auto wait = context.limits.sessions_by_address.take(address)) throw too_many("log-ins", *wait);
     if (const auto wait = context.limits.sessions_by_name.take(keys.name)) throw too_many("log-ins", *wait);
     log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
-    return logged_in(*request, context, http::status::ok, account->player_id, account->name);
+    return logged_in(*request, context, http::status::ok, *account);
   });
 }
 
@@ -341,7 +344,7 @@ void reset_password(const Call& call) {
     context.storage.accounts().set_password(account.player_id, hashed);
     end_sessions(context, account.player_id, "");
     log_info("password_reset", {{"address", address}, {"player", account.player_id}});
-    return logged_in(*request, context, http::status::ok, account.player_id, account.name);
+    return logged_in(*request, context, http::status::ok, account);
   });
 }
 
