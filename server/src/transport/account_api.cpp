@@ -353,9 +353,9 @@ void log_out_everywhere(const Call& call) { call.reply(log_out(call.http(), call
 void account(const Call& call) { call.reply(show_account(call.http(), call.context)); }
 void set_language(const Call& call) { call.reply(store_language(call.http(), call.context)); }
 
-// Beyond the sign-ups and language changes counted here, the handlers count what depends on what they find: failed
-// log-ins (per address and name, per address, per name), sessions made, and every request that
-// will hash a password.
+// Beyond the sign-ups and language changes counted here, the handlers count what depends on what
+// they find: failed log-ins (per address and name, per address, per name), sessions made, and
+// every request that will hash a password.
 constexpr Route kRoutes[] = {
     {http::verb::post, "/api/accounts", {&RequestLimits::signups_by_address, "sign-ups"}, sign_up},
     {http::verb::post, "/api/session", {}, log_in},
