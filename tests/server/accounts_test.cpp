@@ -161,6 +161,7 @@ TEST(Accounts, AnOlderDatabasesAccountsGetTheirNameSkeletons) {
   { ServerProcess server(db); account(server.port(), "carol"); }
   // Version 10 is the one before the skeletons: what later steps made goes too.
   execute_on(db, "DROP TABLE tournament_pairings; DROP TABLE tournament_players; DROP TABLE tournaments; "
+                 "ALTER TABLE accounts DROP COLUMN language; "
                  "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton; PRAGMA user_version = 10");
   ServerProcess server(db);
   EXPECT_EQ(sign_up(server.port(), "caro1").status, 409);
@@ -485,6 +486,59 @@ TEST(Accounts, AnAccountsMutesFollowItToEveryBrowserAndSurviveARestart) {
   const HttpReply unmuted = as_ada("DELETE", bob_path);
   ASSERT_EQ(unmuted.status, 200) << unmuted.body.dump();
   EXPECT_TRUE(unmuted.body["muted"].empty());
+}
+
+// Issue 49: an account's language is kept by the server, so that every browser it logs in from
+// shows its pages in it; a guest's stays in his browser.
+TEST(Accounts, AnAccountsLanguageIsKeptByTheServerAndSurvivesARestart) {
+  TempDir dir;
+  const std::string db = dir.file("language.db");
+  auto server = std::make_unique<ServerProcess>(db);
+  const Account ada = account(server->port(), "Ada");
+  const auto as_ada = [&](const std::string& method, const std::string& target, const Json& body = Json()) {
+    return http_call(server->port(), method, target, body, {{"Cookie", ada.cookie}});
+  };
+
+  EXPECT_EQ(as_ada("GET", "/api/account").body["language"], "") << "not chosen yet: the browser's languages decide";
+  const HttpReply chosen = as_ada("PUT", "/api/account/language", {{"language", "vi"}});
+  ASSERT_EQ(chosen.status, 200) << chosen.body.dump();
+  EXPECT_EQ(chosen.body["language"], "vi");
+  EXPECT_EQ(as_ada("GET", "/api/account").body["language"], "vi");
+
+  for (const char* unknown : {"fr", "VI", "", "vi-VN"}) {
+    const HttpReply refused = as_ada("PUT", "/api/account/language", {{"language", unknown}});
+    EXPECT_EQ(refused.status, 400) << unknown;
+    EXPECT_EQ(error_code(refused), "bad_language") << unknown;
+    EXPECT_FALSE(refused.body["error"].value("message", "").empty()) << "the one error shape, with words";
+  }
+  EXPECT_EQ(error_code(as_ada("PUT", "/api/account/language", {{"language", 1}})), "bad_request");
+  EXPECT_EQ(error_code(as_ada("PUT", "/api/account/language", Json::object())), "bad_request");
+  EXPECT_EQ(as_ada("GET", "/api/account").body["language"], "vi") << "a refusal changes nothing";
+
+  Client guest(server->port());
+  const Json welcome = guest.hello("Cy");
+  const HttpReply as_guest = http_call(server->port(), "PUT", "/api/account/language", {{"language", "de"}},
+                                       {{"Authorization", "Bearer " + welcome["token"].get<std::string>()}});
+  EXPECT_EQ(as_guest.status, 401) << "a guest's language stays in his browser";
+  EXPECT_EQ(error_code(as_guest), "not_logged_in");
+  EXPECT_EQ(http_call(server->port(), "PUT", "/api/account/language", {{"language", "de"}},
+                      {{"Cookie", ada.cookie}, {"Origin", "http://evil.example"}}).status, 403);
+
+  server->kill_hard();
+  server = std::make_unique<ServerProcess>(db);
+  const HttpReply elsewhere = log_in(server->port(), "Ada");  // another browser, after the restart
+  ASSERT_EQ(elsewhere.status, 200);
+  EXPECT_EQ(elsewhere.body["language"], "vi") << "the log-in's answer has it, for the page to switch at once";
+  const HttpReply shown = http_call(server->port(), "GET", "/api/account", Json(),
+                                    {{"Cookie", cookie_of(elsewhere.set_cookie)}});
+  ASSERT_EQ(shown.status, 200);
+  EXPECT_EQ(shown.body["language"], "vi");
+
+  // Each change is a write: an address may make 60 in 10 minutes.
+  HttpReply last;
+  for (int i = 0; i < 70 && last.status != 429; ++i) last = as_ada("PUT", "/api/account/language", {{"language", "de"}});
+  EXPECT_EQ(last.status, 429);
+  EXPECT_EQ(error_code(last), "rate_limited");
 }
 
 // ---- issue 46: log-ins that cost, lock-outs that hurt only the guesser --------------------

@@ -286,9 +286,10 @@ TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
     accounts.create_account({"p3", true, "carla", "hash-3", "session-3", std::string(64, 't')});
   }
   // The database as it was before the skeletons: no column, nor the tables of the migrations
-  // after it (tournaments), and those migrations fewer.
+  // after it (tournaments, languages), and those migrations fewer.
   const char* const kBefore =
       "DROP TABLE tournament_pairings; DROP TABLE tournament_players; DROP TABLE tournaments; "
+      "ALTER TABLE accounts DROP COLUMN language; "
       "DROP INDEX accounts_by_skeleton; ALTER TABLE accounts DROP COLUMN name_skeleton;";
   if (GetParam() == "postgresql")
     PgConnection(db_).execute(std::string(kBefore) + "UPDATE schema_version SET version = 11");
@@ -297,6 +298,25 @@ TEST_P(StorageTest, LookAlikeNamesAreTakenAndOlderAccountsGetTheirSkeletons) {
   auto storage = open();
   EXPECT_EQ(storage->accounts().account_name_like("c\u0430rol"), std::optional<std::string>("carol"));
   EXPECT_EQ(storage->accounts().account_name_like("CARLA"), std::optional<std::string>("carla"));
+}
+
+// Issue 49: an account's language, empty until chosen, kept with that account alone.
+TEST_P(StorageTest, AnAccountsLanguageIsKeptWithItAndSurvivesReopening) {
+  {
+    auto storage = open();
+    AccountStore& accounts = storage->accounts();
+    accounts.create_account({"p1", true, "Ada", "hash-1", "session-1", std::string(64, 'r')});
+    accounts.create_account({"p2", true, "Bob", "hash-2", "session-2", std::string(64, 's')});
+    EXPECT_EQ(accounts.account_of("p1")->language, "") << "not chosen yet";
+    accounts.set_language("p1", "vi");
+    EXPECT_EQ(accounts.account_of("p1")->language, "vi");
+    EXPECT_EQ(accounts.find_account("ADA")->language, "vi") << "read by name too";
+    EXPECT_EQ(accounts.account_of("p2")->language, "") << "that account's only";
+    accounts.set_language("p1", "de");
+  }
+  auto reopened = open();
+  EXPECT_EQ(reopened->accounts().account_of("p1")->language, "de");
+  EXPECT_EQ(reopened->accounts().account_of("p2")->language, "");
 }
 
 TEST_P(StorageTest, PushSubscriptionsBelongToTheirPlayerAndTheNewestTenAreKept) {
@@ -737,8 +757,8 @@ TEST_F(WalCheckpointerTest, AfterALongReaderTheWalStartsOverAndShrinks) {
 // schema.cpp writes each table once for both databases: fresh ones have the same tables and
 // columns, and each keeps the number of steps it shipped with (PostgreSQL has one of its own).
 TEST(Schema, BothDatabasesHaveTheSameTablesAndColumns) {
-  EXPECT_EQ(migrations(Dialect::sqlite).size(), 12u);
-  EXPECT_EQ(migrations(Dialect::postgresql).size(), 13u);
+  EXPECT_EQ(migrations(Dialect::sqlite).size(), 13u);
+  EXPECT_EQ(migrations(Dialect::postgresql).size(), 14u);
   const auto dir = fresh_directory("mancala-schema-");
   const std::string sqlite_path = (dir / "s.db").string();
   const std::string postgres_url = testing::TempPostgres::shared().create_database();

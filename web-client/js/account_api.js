@@ -17,6 +17,8 @@ export const signUp = (name, password, guestToken) => call('POST', '/api/account
 export const logIn = (name, password) => call('POST', '/api/session', { body: { name, password } });
 export const logOut = () => call('DELETE', '/api/session');
 export const logOutEverywhere = () => call('DELETE', '/api/sessions');
+// The language the account's pages are shown in, in every browser it logs in from (issue 49).
+export const setAccountLanguage = (code) => call('PUT', '/api/account/language', { body: { language: code } });
 export const changePassword = (password, newPassword) => call('POST', '/api/account/password', { body: { password, new_password: newPassword } });
 export const resetPassword = (code, newPassword) => call('POST', '/api/password-reset', { body: { code, new_password: newPassword } });
 

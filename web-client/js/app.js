@@ -19,7 +19,8 @@ import { showImportPage } from './import_page.js';
 import { describeError } from './errors.js';
 import { loadCatalog } from './catalog.js';
 import { showRulesPage } from './rules_page.js';
-import { currentAccount } from './account_api.js';
+import { currentAccount, setAccountLanguage } from './account_api.js';
+import { followAccountLanguage } from './account_language.js';
 import { renderAccountBar } from './account_bar.js';
 import { welcomeNotice } from './account_forms.js';
 import { showNamePage } from './name_page.js';
@@ -58,6 +59,8 @@ const app = {
     account = { player_id: who.player_id, name: who.name };
     identity.forget();
     if (!created) seats.forgetAll();
+    // The account's own language, if it chose one elsewhere: the page comes back in it, logged in.
+    if (followAccountLanguage(who, { at: go })) return;
     me = null;
     showWho();
     const off = conn.on('welcome', () => {
@@ -245,6 +248,7 @@ async function start() {
   for (let attempt = 0; ; attempt += 1) {
     try {
       const [who] = await Promise.all([currentAccount(), loadCatalog()]);
+      if (followAccountLanguage(who)) return;
       connect(who);
       break;
     } catch (error) {
@@ -257,14 +261,34 @@ async function start() {
   route();
 }
 
-// The language: the one chosen in this browser, else the browser's own; the chooser reloads
-// the page in the new one (every page draws its words as it opens).
+// The language: the one chosen in this browser, else the browser's own (an account's stored one
+// wins once the account is known: start, enterAccount); the chooser reloads the page in the new
+// one (every page draws its words as it opens). An account's choice is kept by the server too,
+// before the reload, so that the page after it (and every other browser) keeps it.
 function setupLanguage() {
   startLanguage();
   translatePage();
   const select = document.getElementById('language');
   select.replaceChildren(...LANGUAGES.map(({ code, name }) => h('option', { value: code, lang: code, selected: code === language() || undefined }, name)));
-  select.addEventListener('change', () => { saveLanguage(select.value); location.reload(); });
+  select.addEventListener('change', async () => {
+    const code = select.value;
+    if (account) {
+      select.disabled = true;
+      try {
+        await setAccountLanguage(code);
+      } catch (error) {
+        // A session that ended makes this a guest's choice; anything else keeps the old language.
+        if (error.status !== 401) {
+          toast(t('app.language_not_kept', { why: error.message }));
+          select.value = language();
+          select.disabled = false;
+          return;
+        }
+      }
+    }
+    saveLanguage(code);
+    location.reload();
+  });
 }
 
 setupLanguage();

@@ -150,6 +150,12 @@ class SqlAccountStore final : public AccountStore {
     });
   }
 
+  void set_language(const std::string& player_id, const std::string& language) override {
+    db_.write([=](Connection& db) {
+      db.prepare("UPDATE accounts SET language = ?2 WHERE player_id = ?1").bind(1, player_id).bind(2, language).run();
+    });
+  }
+
   void add_password_reset(const std::string& hash, const std::string& player_id, const std::string& expires) override {
     db_.write([=](Connection& db) {
       db.prepare("DELETE FROM password_resets WHERE player_id = ?1").bind(1, player_id).run();  // the newest link only
@@ -240,10 +246,10 @@ class SqlAccountStore final : public AccountStore {
   std::optional<AccountRecord> account_where(const char* condition, const std::string& value) {
     std::optional<AccountRecord> out;
     db_.read([&](Connection& db) {
-      auto row = db.prepare(std::string("SELECT a.player_id, p.name, a.password_hash FROM accounts a "
+      auto row = db.prepare(std::string("SELECT a.player_id, p.name, a.password_hash, a.language FROM accounts a "
                                         "JOIN players p ON p.id = a.player_id WHERE ") + condition);
       row.bind(1, value);
-      if (row.step()) out = AccountRecord{row.text(0), row.text(1), row.text(2)};
+      if (row.step()) out = AccountRecord{row.text(0), row.text(1), row.text(2), row.text(3)};
     });
     return out;
   }

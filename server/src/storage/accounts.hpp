@@ -19,6 +19,7 @@ struct AccountRecord {
   std::string player_id;
   std::string name;
   std::string password_hash;  // Argon2id string (password.hpp)
+  std::string language;       // "en", "vi", "de"; empty: not chosen yet (issue 49)
 };
 
 struct SessionRecord {
@@ -102,6 +103,8 @@ class AccountStore {
   virtual void end_sessions(const std::string& player_id, const std::string& keep) = 0;
   virtual std::vector<SessionRecord> sessions(const std::string& player_id) = 0;
   virtual void set_password(const std::string& player_id, const std::string& password_hash) = 0;
+  // The language the account's pages are shown in (account_of reads it); the caller checks it.
+  virtual void set_language(const std::string& player_id, const std::string& language) = 0;
   virtual void add_password_reset(const std::string& hash, const std::string& player_id,
                                   const std::string& expires) = 0;
   // The player of an unexpired reset, which is used up by this call; nothing otherwise.

@@ -306,6 +306,13 @@ constexpr const char* kTournamentsMigration = R"sql(
   );
 )sql";
 
+// Each account's language (issue 49): `en`, `vi` or `de`, chosen in any browser and followed
+// by every other; '' until the account chooses one (its browser's languages decide then). The
+// HTTP API checks the value, not the column, so that a language added later needs no migration.
+constexpr const char* kAccountLanguageMigration = R"sql(
+  ALTER TABLE accounts ADD COLUMN language TEXT NOT NULL DEFAULT '';
+)sql";
+
 // PostgreSQL only: a move's row no longer checks its game through a foreign key. The check was a
 // fifth of the backend's CPU a move (a trigger running a query and locking the game's row), and
 // every move's insert already locks its room's owner row, which refers to the game: a move
@@ -343,6 +350,7 @@ const std::vector<Migration>& history() {
       {"a reporter reports a chat line once (issue 46)", kOneReportSqlite, kOneReportPostgres},
       {"accounts' name skeletons (issue 46)", kNameSkeletonMigration, kNameSkeletonMigration, true},
       {"tournaments, their players and pairings (issue 48)", kTournamentsMigration, kTournamentsMigration},
+      {"accounts' languages (issue 49)", kAccountLanguageMigration, kAccountLanguageMigration},
   };
   return all;
 }

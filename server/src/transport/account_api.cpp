@@ -1,5 +1,9 @@
 #include "account_api.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 #include "api_parts.hpp"
 #include "hub.hpp"
 #include "identity.hpp"
@@ -104,17 +108,20 @@ bool secure_cookies(const HttpRequest& request, const HttpContext& context) {
   return context.secure_cookies() || came_over_https(request);
 }
 
-// A new session for the player, answered with its cookie. Beyond kMaxSessionsPerAccount the
-// oldest ends, and with it what is open with it, as at a log-out.
+// A new session for the account, answered with its cookie and its language (so that the page
+// can switch to it at once). Beyond kMaxSessionsPerAccount the oldest ends, and with it what is
+// open with it, as at a log-out.
 StringResponse logged_in(const HttpRequest& request, const HttpContext& context, http::status status,
-                         const std::string& player_id, const std::string& name) {
+                         const AccountRecord& account) {
+  const std::string& player_id = account.player_id;
   const std::string secret = new_secret();
   const auto ended = context.storage.accounts().add_session(secret_hash(secret), player_id);
   if (!ended.empty()) {
     context.hub.close_sessions(ended);
     log_info("oldest_sessions_ended", {{"player", player_id}, {"count", ended.size()}});
   }
-  auto response = answer(request, status, Json{{"player_id", player_id}, {"name", name}});
+  auto response =
+      answer(request, status, Json{{"player_id", player_id}, {"name", account.name}, {"language", account.language}});
   response.set(http::field::set_cookie, session_cookie(secret, secure_cookies(request, context)));
   return response;
 }
@@ -219,7 +226,7 @@ void log_in(const Call& call) {
     if (const auto wait = context.limits.sessions_by_address.take(address)) throw too_many("log-ins", *wait);
     if (const auto wait = context.limits.sessions_by_name.take(keys.name)) throw too_many("log-ins", *wait);
     log_info("login", {{"address", address}, {"name", account->name}, {"player", account->player_id}});
-    return logged_in(*request, context, http::status::ok, account->player_id, account->name);
+    return logged_in(*request, context, http::status::ok, *account);
   });
 }
 
@@ -259,7 +266,24 @@ StringResponse show_account(const HttpRequest& request, const HttpContext& conte
     sessions.push_back({{"id", each.hash.substr(0, 12)}, {"created", each.created}, {"last_used", each.last_used},
                         {"current", each.hash == session.hash}});
   return answer(request, http::status::ok,
-                Json{{"player_id", account->player_id}, {"name", account->name}, {"sessions", std::move(sessions)}});
+                Json{{"player_id", account->player_id}, {"name", account->name}, {"language", account->language},
+                     {"sessions", std::move(sessions)}});
+}
+
+// The languages the web client has catalogues for (web-client/js/i18n); kept with the account
+// so that every browser it logs in from shows its pages in that language (issue 49).
+constexpr std::string_view kLanguages[] = {"en", "vi", "de"};
+
+StringResponse store_language(const HttpRequest& request, const HttpContext& context) {
+  const Session session = required_session(request, context);
+  if (!context.storage.accounts().account_of(session.player_id))
+    throw HttpError{http::status::unauthorized, "not_logged_in", "log in first", {}};
+  const std::string language = string_field(body_object(request), "language");
+  if (std::find(std::begin(kLanguages), std::end(kLanguages), language) == std::end(kLanguages))
+    throw HttpError{http::status::bad_request, "bad_language", "'language' is one of en, vi, de", {}};
+  context.storage.accounts().set_language(session.player_id, language);
+  log_info("language_chosen", {{"player", session.player_id}, {"language", language}});
+  return answer(request, http::status::ok, Json{{"language", language}});
 }
 
 void change_password(const Call& call) {
@@ -320,23 +344,26 @@ void reset_password(const Call& call) {
     context.storage.accounts().set_password(account.player_id, hashed);
     end_sessions(context, account.player_id, "");
     log_info("password_reset", {{"address", address}, {"player", account.player_id}});
-    return logged_in(*request, context, http::status::ok, account.player_id, account.name);
+    return logged_in(*request, context, http::status::ok, account);
   });
 }
 
 void log_out_here(const Call& call) { call.reply(log_out(call.http(), call.context, false)); }
 void log_out_everywhere(const Call& call) { call.reply(log_out(call.http(), call.context, true)); }
 void account(const Call& call) { call.reply(show_account(call.http(), call.context)); }
+void set_language(const Call& call) { call.reply(store_language(call.http(), call.context)); }
 
-// Beyond the sign-ups counted here, the handlers count what depends on what they find: failed
-// log-ins (per address and name, per address, per name), sessions made, and every request that
-// will hash a password.
+// Beyond the sign-ups and language changes counted here, the handlers count what depends on what
+// they find: failed log-ins (per address and name, per address, per name), sessions made, and
+// every request that will hash a password.
 constexpr Route kRoutes[] = {
     {http::verb::post, "/api/accounts", {&RequestLimits::signups_by_address, "sign-ups"}, sign_up},
     {http::verb::post, "/api/session", {}, log_in},
     {http::verb::delete_, "/api/session", {}, log_out_here},
     {http::verb::delete_, "/api/sessions", {}, log_out_everywhere},
     {http::verb::get, "/api/account", {}, account},
+    {http::verb::put, "/api/account/language", {&RequestLimits::account_settings_by_address, "language changes"},
+     set_language},
     {http::verb::post, "/api/account/password", {}, change_password},
     {http::verb::post, "/api/password-reset", {}, reset_password},
 };

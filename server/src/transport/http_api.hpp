@@ -36,6 +36,8 @@ struct RequestLimits {
   // sign-up, password change or reset), counted per address before its hash.
   FailureLimiter signups_by_address{20, std::chrono::minutes(10)};
   FailureLimiter password_hashes_by_address{100, std::chrono::minutes(10)};
+  // An account's language chosen (PUT /api/account/language), per address: a write each.
+  FailureLimiter account_settings_by_address{60, std::chrono::minutes(10)};
   // Analyses, imported records and what-ifs (analysis_api.cpp): only what starts new work
   // counts, per address and per player.
   FailureLimiter analyses{20, std::chrono::minutes(10)};

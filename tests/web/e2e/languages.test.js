@@ -470,3 +470,43 @@ describe('languages: import and analysis', () => {
     await page.context().close();
   });
 });
+
+// Issue 49: an account's language is kept by the server. Chosen in one browser, it is the page's
+// in a fresh profile whose browser speaks English as soon as the account logs in there (once:
+// the page switches to it and stays), and the chooser there shows it.
+describe("an account's language", () => {
+  it('follows the account from one browser profile to another', async () => {
+    const PASSWORD = 'correct horse battery';
+    const first = await visitor('en-US');
+    await first.getByTestId('name-signup').click();
+    await first.getByTestId('signup-name').fill('Linh');
+    await first.getByTestId('signup-password').fill(PASSWORD);
+    await first.getByTestId('signup-repeat').fill(PASSWORD);
+    await first.getByTestId('signup-submit').click();
+    await first.getByTestId('nav-account').waitFor();
+    assert.equal(await first.getAttribute('html', 'lang'), 'en');
+    const kept = first.waitForResponse((response) => response.url().endsWith('/api/account/language'));
+    await first.getByTestId('language').selectOption('vi');
+    assert.equal((await kept).status(), 200, 'the chooser keeps an account\'s choice on the server');
+    await first.waitForFunction(() => document.documentElement.lang === 'vi');
+    assert.equal(await first.getByTestId('nav-account').innerText(), 'Tài khoản', 'still logged in, in Vietnamese');
+
+    const second = await visitor('en-US');
+    assert.equal(await second.getAttribute('html', 'lang'), 'en', 'a fresh profile starts in its browser\'s language');
+    let loads = 0;
+    second.on('load', () => { loads += 1; });
+    await second.getByTestId('name-login').click();
+    await second.getByTestId('login-name').fill('Linh');
+    await second.getByTestId('login-password').fill(PASSWORD);
+    await second.getByTestId('login-submit').click();
+    await second.waitForFunction(() => document.documentElement.lang === 'vi');
+    await second.waitForSelector('[data-testid=connection][data-status=online]');
+    assert.equal(await second.getByTestId('nav-account').innerText(), 'Tài khoản');
+    assert.equal(await second.getByTestId('language').inputValue(), 'vi', 'the chooser shows it');
+    await second.getByTestId('create-form').waitFor();
+    assert.equal(await second.getByTestId('create-room').innerText(), 'Tạo phòng', 'the lobby in Vietnamese');
+    assert.equal(loads, 1, 'the page switched once, and stays');
+    await screenshot(second, 'languages-account-vi-elsewhere');
+    for (const page of [first, second]) assert.deepEqual(page.errors, []);
+  });
+});

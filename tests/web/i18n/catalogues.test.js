@@ -120,7 +120,8 @@ const CONVERTED = ['app.js', 'lobby.js', 'name_page.js', 'invite.js', 'room.js',
   'leaderboard.js', 'account_page.js', 'rating_graph.js', 'catalog.js', 'boards/names.js', 'import_page.js', 'analysis_panel.js', 'analysis_words.js', 'analysis_state.js', 'eval_graph.js',
   'rules_page.js', 'boards/cups_rules.js', 'boards/coin_duel_rules.js', 'boards/oanquan_rules.js', 'boards/njaka_rules.js',
   'boards/duovallis_rules.js',
-  'tournaments_api.js', 'tournaments_list.js', 'tournaments_form.js', 'tournaments_page.js', 'tournaments_games.js'];
+  'tournaments_api.js', 'tournaments_list.js', 'tournaments_form.js', 'tournaments_page.js', 'tournaments_games.js',
+  'account_language.js'];
 
 // Literals that are not words for people, each with its reason.
 const EXCEPTIONS = new Map([

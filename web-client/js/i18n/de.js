@@ -22,6 +22,7 @@ export default {
   "push.subscribed": "Du bekommst einen Hinweis, wenn du am Zug bist – in Partien mit einem Tag oder mehr pro Zug.",
   "push.unsubscribed": "Keine Zug-Hinweise mehr in diesem Browser.",
   "push.failed": "Zug-Hinweise: {why}",
+  "app.language_not_kept": "Die Sprache konnte nicht in deinem Konto gespeichert werden: {why}",
 
   "app.session_ended": "Deine Sitzung ist beendet: Melde dich wieder an oder spiel als Gast.",
   "app.catalog_error": "Die Liste der Spiele lässt sich nicht laden ({why}). Neuer Versuch…",

@@ -22,6 +22,7 @@ export default {
   "push.subscribed": "You will be told when it is your move in games of a day or more per move.",
   "push.unsubscribed": "No more move notifications in this browser.",
   "push.failed": "Move notifications: {why}",
+  "app.language_not_kept": "Your language could not be kept with your account: {why}",
 
   "app.session_ended": "Your session has ended: log in again, or play as a guest.",
   "app.catalog_error": "Cannot load the list of games ({why}). Trying again…",

@@ -23,6 +23,7 @@ export default {
   "push.subscribed": "Bạn sẽ được báo khi đến lượt mình trong các ván từ một ngày trở lên mỗi nước.",
   "push.unsubscribed": "Trình duyệt này sẽ không nhận báo lượt đi nữa.",
   "push.failed": "Báo lượt đi: {why}",
+  "app.language_not_kept": "Không lưu được ngôn ngữ vào tài khoản của bạn: {why}",
 
   "app.session_ended": "Phiên của bạn đã kết thúc: hãy đăng nhập lại, hoặc chơi với tư cách khách.",
   "app.catalog_error": "Không tải được danh sách trò chơi ({why}). Đang thử lại…",
