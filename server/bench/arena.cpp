@@ -1,6 +1,8 @@
 // mancala-loadgen's tournament mode: see arena.hpp.
 #include "arena.hpp"
 
+#include "clock.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -36,28 +38,8 @@ constexpr auto kChangeEvery = std::chrono::seconds(2);  // the server pushes at 
 
 double millis(Clock::duration duration) { return std::chrono::duration<double, std::milli>(duration).count(); }
 
-double load_average() {
-  double load = 0;
-  if (std::FILE* file = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(file, "%lf", &load) != 1) load = 0;
-    std::fclose(file);
-  }
-  return load;
-}
-
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-// "2026-01-01T10:00:00.250Z", as POST /api/tournaments takes starts_at.
-std::string utc_text(WallClock::time_point at) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
-  return text;
-}
 
 struct HttpReply {
   int status = 0;
@@ -416,7 +398,7 @@ int run_arena(const Options& given) {
         expect_status(http_call(port, http::verb::post, "/api/tournaments",
                                 std::string(R"({"name":"Loadgen arena","game":"cups","kind":"arena","options":)") +
                                     kCupsOptions + R"(,"clock":)" + kClock + R"(,"starts_at":")" +
-                                    utc_text(starts_at) + R"(","minutes":)" + std::to_string(kArenaMinutes) + "}",
+                                    server::format_utc(starts_at) + R"(","minutes":)" + std::to_string(kArenaMinutes) + "}",
                                 {{"Cookie", account.cookie}, {"X-Forwarded-For", "10.47.0.1"}}),
                       201, "creating the arena")
             .body);

@@ -31,17 +31,6 @@ constexpr int kWarmUpMoves = 5;  // played before the measured window opens
 
 double micros(Clock::duration duration) { return std::chrono::duration<double, std::micro>(duration).count(); }
 
-// The machine's load average over the last minute: the cores are shared, so every figure
-// says how busy they were.
-double load_average() {
-  double load = 0;
-  if (std::FILE* file = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(file, "%lf", &load) != 1) load = 0;
-    std::fclose(file);
-  }
-  return load;
-}
-
 // Runs `io` until `done()`; after `limit`, throws what `progress()` says.
 void run_until(net::io_context& io, const std::function<bool()>& done, Clock::duration limit,
                const std::function<std::string()>& progress) {
