@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startServer, launchBrowser, newPlayer, createRoom, roomInfo, settled, playChoice, fillOptions, screenshot } from '../lib/harness.js';
+import { startServer, launchBrowser, newPlayer, newVisitor, createRoom, roomInfo, settled, playChoice, fillOptions, screenshot } from '../lib/harness.js';
 
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -33,13 +33,7 @@ const online = (page) => page.waitForSelector('[data-testid=connection][data-sta
 
 // A fresh browser profile (no name chosen yet), on the name page or at `hash`.
 async function visitor(viewport = LAPTOP, hash = '#/') {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript(() => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', '"off"'); });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (error) => page.errors.push(error.message));
-  page.on('dialog', (dialog) => dialog.accept());
-  await page.goto(`${server.url}/${hash}`);
+  const page = await newVisitor(browser, server.url, hash, viewport);
   if (hash === '#/') await page.getByTestId('name-page').waitFor();
   return page;
 }

@@ -8,7 +8,7 @@
 // 1280 and 390 px), the last player's does not.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, fillOptions, screenshot } from '../lib/harness.js';
+import { startServer, launchBrowser, newPlayer, newVisitor, fillOptions, screenshot } from '../lib/harness.js';
 
 const LAPTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -75,16 +75,7 @@ function localField(page, at) {
 }
 
 // A fresh browser profile with no name chosen, at `hash`.
-async function visitorAt(hash, viewport = LAPTOP) {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript(() => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', '"off"'); });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (error) => page.errors.push(error.message));
-  page.on('dialog', (dialog) => dialog.accept());
-  await page.goto(`${server.url}/${hash}`);
-  return page;
-}
+const visitorAt = (hash, viewport = LAPTOP) => newVisitor(browser, server.url, hash, viewport);
 
 // The arena's points for one player's results in order ('win' | 'loss'): 2 for a win, doubled
 // after two wins in a row (tournaments/scoring.cpp), the streak kept.

@@ -45,6 +45,19 @@ export async function launchBrowser() {
 
 // A player in a fresh browser profile: opens the site and picks a name. `fakeClock`: the page's
 // time runs on Playwright's clock (page.clock), which a test can stop and move by exact amounts.
+// A fresh browser profile with no name chosen, at `hash` of the site: animations off, errors
+// kept in `page.errors`, confirmations answered yes.
+export async function newVisitor(browser, url, hash = '#/', viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript(() => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', '"off"'); });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(`${url}/${hash}`);
+  return page;
+}
+
 export async function newPlayer(browser, url, name, { viewport = { width: 1280, height: 900 }, speed = 'off', fakeClock = false } = {}) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript((value) => { if (!localStorage.getItem('mancala.animation')) localStorage.setItem('mancala.animation', JSON.stringify(value)); }, speed);
